@@ -1,0 +1,193 @@
+"""The ``schedsim`` command: generate, simulate, policies, models.
+
+Contract (ARCHITECTURE.md): bad input ends with exit code 2 and one line naming
+the file, line and field or the parameter and its allowed values; never a
+traceback. Outputs are written to a temporary file and renamed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from schedsim import __version__
+from schedsim.engine import Schedule, SimulationError, simulate
+from schedsim.errors import InputError
+from schedsim.machine import Machine
+from schedsim.metrics import summarize
+from schedsim.params import split_assignments
+from schedsim.policies.registry import all_policies, make_policy
+from schedsim.workloads.base import all_models, get_model
+from schedsim.workloads.load import Workload, load_workload
+from schedsim.workloads.swf import format_record, write_text_atomic
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="schedsim", description="Parallel-job scheduling simulator.")
+    parser.add_argument("--version", action="version", version=f"schedsim {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    gen = sub.add_parser("generate", help="generate a synthetic workload")
+    gen.add_argument("model", help="workload model (see `schedsim models`)")
+    gen.add_argument("--jobs", type=int, required=True, help="number of jobs")
+    gen.add_argument("--seed", type=int, required=True, help="random seed")
+    gen.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                     help="model parameter (repeatable)")
+    gen.add_argument("--out", required=True, help="output workload file")
+
+    sim = sub.add_parser("simulate", help="simulate one policy on one workload")
+    sim.add_argument("workload", help="workload file (.swf, .swf.gz, .cwf)")
+    sim.add_argument("--policy", required=True, help="policy name (see `schedsim policies`)")
+    sim.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                     help="policy parameter (repeatable)")
+    sim.add_argument("--procs", type=int, default=None,
+                     help="machine size (default: the file's MaxProcs header)")
+    sim.add_argument("--unit", type=int, default=1, help="allocation unit (default 1)")
+    sim.add_argument("--estimates", choices=("requested", "exact"), default="requested",
+                     help="scheduler's runtime estimates (default: requested)")
+    sim.add_argument("--tau", type=float, default=10.0,
+                     help="bounded-slowdown threshold in seconds (default 10)")
+    sim.add_argument("--out", required=True, help="output schedule (SWF)")
+    sim.add_argument("--metrics", default=None, help="write summary metrics as JSON")
+
+    sub.add_parser("policies", help="list policies and their parameters")
+    sub.add_parser("models", help="list workload models and their parameters")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return _COMMANDS[args.command](args)
+    except InputError as err:
+        print(f"schedsim {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except SimulationError as err:
+        print(f"schedsim {args.command}: simulation error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("schedsim: interrupted", file=sys.stderr)
+        return 130
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    model = get_model(args.model)
+    params = split_assignments(args.param, f"generate {args.model}")
+    text = model.run(args.jobs, args.seed, params)
+    write_text_atomic(args.out, text)
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.procs is not None and args.procs <= 0:
+        raise InputError(f"--procs={args.procs} must be a positive integer")
+    workload = load_workload(args.workload, procs=args.procs, estimates=args.estimates)
+    machine = workload.machine if args.unit == 1 else Machine(
+        workload.machine.procs, args.unit, workload.machine.partitions, workload.machine.speeds)
+    params = split_assignments(args.param, f"policy {args.policy}")
+    policy = make_policy(args.policy, params, machine)
+    with _progress(len(workload.jobs)) as tick:
+        if tick is not None:
+            policy = _ProgressPolicy(policy, tick)
+        schedule = simulate(workload.jobs, machine, policy, workload.changes)
+    write_text_atomic(args.out, schedule_swf(schedule, workload, args.policy))
+    if args.metrics:
+        summary = summarize(schedule, tau=args.tau).as_dict()
+        summary.update({"policy": args.policy, "workload": str(args.workload),
+                        "procs": machine.procs, "estimates": args.estimates,
+                        "schedsim_version": __version__})
+        write_text_atomic(args.metrics, json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    return 0
+
+
+def schedule_swf(schedule: Schedule, workload: Workload, policy: str) -> str:
+    """The schedule as SWF: field 3 = wait, 4 = run time, 5 = processors allocated."""
+    header = [f" Schedule: policy {policy} by schedsim {__version__}",
+              f" Workload: {workload.path}", f" MaxProcs: {schedule.machine.procs}"]
+    lines = [f";{h}" for h in header]
+    for job, start, end, procs in zip(schedule.jobs, schedule.start, schedule.end,
+                                      schedule.procs, strict=True):
+        original = workload.records.get(job.id)
+        record = list(original) if original is not None else [
+            job.id, job.submit, -1, -1, -1, -1, -1, job.procs, job.estimate, -1, 1,
+            job.user, job.group, job.app, job.queue, job.partition, -1, -1]
+        record[2], record[3], record[4] = start - job.submit, end - start, procs
+        lines.append(format_record(record))
+    return "\n".join(lines) + "\n"
+
+
+def cmd_policies(args: argparse.Namespace) -> int:
+    for name, entry in all_policies().items():
+        print(f"{name}  [{entry.family}]  {entry.description}")
+        for spec in entry.specs():
+            print(f"    {spec.name} = {spec.default!r}  ({spec.allowed()}): {spec.help}")
+    return 0
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    for name, model in all_models().items():
+        print(f"{name}  [{model.file_format}]  {model.description}")
+        for spec in model.params:
+            print(f"    {spec.name} = {spec.default!r}  ({spec.allowed()}): {spec.help}")
+    return 0
+
+
+_COMMANDS = {"generate": cmd_generate, "simulate": cmd_simulate,
+             "policies": cmd_policies, "models": cmd_models}
+
+
+class _ProgressPolicy:
+    """Forwards to a policy and ticks a progress bar on every completion."""
+
+    def __init__(self, policy: Any, tick: Any) -> None:
+        self._policy = policy
+        self._tick = tick
+        self.submit = policy.submit
+        self.change = policy.change
+        self.schedule = policy.schedule
+
+    def finish(self, job: Any, view: Any) -> None:
+        self._tick()
+        self._policy.finish(job, view)
+
+
+class _progress:
+    """A tqdm bar on stderr, shown after 2 s, only when stderr is a terminal."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None
+
+    def __enter__(self) -> Any:
+        if not sys.stderr.isatty():
+            return None
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=self.total, unit="job", delay=2.0, file=sys.stderr,
+                        mininterval=0.5)
+        count = [0]
+
+        def tick() -> None:
+            count[0] += 1
+            if count[0] % 1000 == 0:
+                self.bar.update(1000)
+
+        return tick
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

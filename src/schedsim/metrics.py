@@ -1,0 +1,116 @@
+"""Per-job records and summary metrics of a schedule; schedule validation.
+
+Definitions (REPRODUCTION.md conventions; algorithms.md 0.5):
+wait = start - submit; response = end - submit; bounded slowdown =
+max(1, response / max(runtime, tau)) with tau = 10 s by default; utilization =
+busy processor-seconds / (processors x (last end - first submit)).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from schedsim.engine import Schedule, SimulationError
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Summary metrics of one run."""
+
+    jobs: int
+    mean_wait: float
+    mean_response: float
+    mean_runtime: float
+    mean_bounded_slowdown: float
+    max_wait: float
+    utilization: float
+    makespan: float
+    slowdown_of_means: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def job_table(schedule: Schedule, tau: float = 10.0) -> dict[str, np.ndarray]:
+    """Columns of per-job records, in workload order."""
+    jobs = schedule.jobs
+    submit = np.array([j.submit for j in jobs], dtype=float)
+    start = np.array(schedule.start, dtype=float)
+    end = np.array(schedule.end, dtype=float)
+    runtime = end - start
+    wait = start - submit
+    response = end - submit
+    bsld = np.maximum(1.0, response / np.maximum(runtime, tau)) if len(jobs) else runtime
+    return {
+        "id": np.array([j.id for j in jobs], dtype=np.int64),
+        "submit": submit, "start": start, "end": end, "runtime": runtime,
+        "procs": np.array(schedule.procs, dtype=np.int64),
+        "partition": np.array(schedule.partition, dtype=np.int64),
+        "wait": wait, "response": response, "bounded_slowdown": bsld,
+    }
+
+
+def summarize(schedule: Schedule, tau: float = 10.0) -> Summary:
+    """Means of wait, response, bounded slowdown; max wait; utilization; makespan.
+
+    ``slowdown_of_means`` is (mean wait + mean run) / mean run, the LOS paper's
+    slowdown (sec. V).
+    """
+    table = job_table(schedule, tau)
+    n = len(schedule.jobs)
+    if n == 0:
+        return Summary(0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+    first_submit = float(table["submit"].min())
+    last_end = float(table["end"].max())
+    span = last_end - first_submit
+    busy = float((table["runtime"] * table["procs"]).sum())
+    mean_run = float(table["runtime"].mean())
+    mean_wait = float(table["wait"].mean())
+    return Summary(
+        jobs=n,
+        mean_wait=mean_wait,
+        mean_response=float(table["response"].mean()),
+        mean_runtime=mean_run,
+        mean_bounded_slowdown=float(table["bounded_slowdown"].mean()),
+        max_wait=float(table["wait"].max()),
+        utilization=busy / (schedule.machine.procs * span) if span > 0 else 0.0,
+        makespan=span,
+        slowdown_of_means=(mean_wait + mean_run) / mean_run if mean_run > 0 else 1.0,
+    )
+
+
+def validate_schedule(schedule: Schedule) -> None:
+    """Raise SimulationError unless the schedule is feasible.
+
+    Checks: every job ran exactly once (finite start and end, end >= start), no
+    start before submit, allocation within its partition, and at no instant more
+    processors in use in a partition than it has (ends free processors before
+    starts at the same instant).
+    """
+    machine = schedule.machine
+    events: list[tuple[float, int, int, int]] = []
+    for job, start, end, procs, part in zip(
+        schedule.jobs, schedule.start, schedule.end, schedule.procs, schedule.partition,
+        strict=True,
+    ):
+        if not (start == start and end == end):
+            raise SimulationError(f"job {job.id} never ran")
+        if start < job.submit:
+            raise SimulationError(f"job {job.id} starts at {start} before its submit "
+                                  f"{job.submit}")
+        if end < start:
+            raise SimulationError(f"job {job.id} ends at {end} before its start {start}")
+        if not 0 <= part < len(machine.partitions) or procs <= 0:
+            raise SimulationError(f"job {job.id}: invalid allocation {procs} in partition {part}")
+        events.append((start, 1, procs, part))
+        events.append((end, 0, -procs, part))
+    events.sort()
+    used = [0] * len(machine.partitions)
+    for time, _, delta, part in events:
+        used[part] += delta
+        if used[part] > machine.partitions[part]:
+            raise SimulationError(f"t={time}: {used[part]} processors in use in partition "
+                                  f"{part} of {machine.partitions[part]}")

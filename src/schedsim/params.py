@@ -1,0 +1,107 @@
+"""Typed, range-checked parameters shared by policies and workload models.
+
+A policy or a workload model declares its parameters as a tuple of
+:class:`ParamSpec`; :func:`parse_params` turns ``KEY=VALUE`` strings (command
+line) or a mapping (workflow config) into checked values with defaults filled in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from schedsim.errors import InputError
+
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off"}
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One named parameter: type, default, allowed range or choices, help text."""
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] | None = None
+
+    def allowed(self) -> str:
+        if self.choices is not None:
+            return "one of " + ", ".join(str(c) for c in self.choices)
+        if self.type is bool:
+            return "true or false"
+        lo = "-inf" if self.low is None else _fmt(self.low)
+        hi = "inf" if self.high is None else _fmt(self.high)
+        return f"{self.type.__name__} in [{lo}, {hi}]"
+
+    def convert(self, raw: Any, owner: str) -> Any:
+        """Convert and check one raw value; raise InputError naming the parameter."""
+        value = self._coerce(raw, owner)
+        if self.choices is not None and value not in self.choices:
+            raise InputError(self._bad(raw, owner))
+        if self.low is not None and value < self.low:
+            raise InputError(self._bad(raw, owner))
+        if self.high is not None and value > self.high:
+            raise InputError(self._bad(raw, owner))
+        return value
+
+    def _coerce(self, raw: Any, owner: str) -> Any:
+        if self.type is bool:
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in _TRUE:
+                return True
+            if text in _FALSE:
+                return False
+            raise InputError(self._bad(raw, owner))
+        try:
+            if self.type is int:
+                if isinstance(raw, float) and not raw.is_integer():
+                    raise ValueError
+                return int(float(raw)) if isinstance(raw, str) and "e" in raw.lower() else int(raw)
+            if self.type is float:
+                value = float(raw)
+                if value != value:  # NaN
+                    raise ValueError
+                return value
+            return self.type(raw)
+        except (TypeError, ValueError):
+            raise InputError(self._bad(raw, owner)) from None
+
+    def _bad(self, raw: Any, owner: str) -> str:
+        return f"{owner}: parameter {self.name}={raw!r} is invalid; allowed: {self.allowed()}"
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def split_assignments(items: Iterable[str], owner: str) -> dict[str, str]:
+    """Parse ``["a=1", "b=x"]`` into a dict; reject items without '='."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"{owner}: parameter {item!r} is not of the form KEY=VALUE")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def parse_params(
+    specs: Iterable[ParamSpec], given: Mapping[str, Any], owner: str
+) -> dict[str, Any]:
+    """Check ``given`` against ``specs``: unknown names and bad values raise InputError."""
+    by_name = {s.name: s for s in specs}
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        known = ", ".join(sorted(by_name)) or "(none)"
+        raise InputError(f"{owner}: unknown parameter {unknown[0]!r}; known parameters: {known}")
+    values = {name: spec.default for name, spec in by_name.items()}
+    for name, raw in given.items():
+        values[name] = by_name[name].convert(raw, owner)
+    return values

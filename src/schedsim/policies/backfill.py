@@ -1,0 +1,232 @@
+"""FCFS, EASY (aggressive) backfilling and conservative backfilling for rigid jobs.
+
+Definitions follow algorithms.md section 2 (Lifka 1995; Mu'alem & Feitelson,
+IEEE TPDS 12(6), 2001). Shared rules:
+
+* The queue is in arrival order (submit time, then file order).
+* A job's size is its requested processors rounded up to the machine's unit.
+* The scheduler decides with estimates (``Job.estimate``); a running job is
+  expected to end at ``start + estimate`` (``RunningJob.est_end``), never later
+  than ``now`` from the scheduler's point of view.
+* These policies use partition 0 of the machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from schedsim.engine import Decision, EngineView, RunningJob, Start
+from schedsim.jobs import Job
+from schedsim.machine import Machine
+from schedsim.policies.profile import Profile
+from schedsim.policies.registry import NoSettings, register_policy
+
+
+def shadow_and_extra(
+    now: float, free: int, running: Iterable[RunningJob], needed: int
+) -> tuple[float, int]:
+    """Shadow time and extra processors of a head job needing ``needed`` processors.
+
+    The shadow time is the earliest estimated instant at which ``needed``
+    processors are free; extra processors are those free at the shadow time
+    beyond ``needed`` (algorithms.md 0.4). Jobs that end at the same instant are
+    released together, so ``extra`` counts all of them. A running job that has
+    overrun its estimate is taken to end now.
+    """
+    if needed <= free:
+        return now, free - needed
+    available = free
+    ends = sorted((max(r.est_end, now), r.procs) for r in running)
+    i, n = 0, len(ends)
+    while i < n:
+        end = ends[i][0]
+        while i < n and ends[i][0] == end:
+            available += ends[i][1]
+            i += 1
+        if available >= needed:
+            return end, available - needed
+    raise ValueError(f"a job of {needed} processors can never fit ({available} in all)")
+
+
+class FCFS:
+    """First come, first served: start queue heads while they fit; never skip the head."""
+
+    def __init__(self, settings: NoSettings, machine: Machine) -> None:
+        self.settings = settings
+        self.machine = machine
+        self.queue: list[Job] = []
+
+    def size(self, job: Job) -> int:
+        return self.machine.round_up(job.procs)
+
+    def submit(self, job: Job, view: EngineView) -> None:
+        self.queue.append(job)
+
+    def finish(self, job: Job, view: EngineView) -> None:
+        pass
+
+    def change(self, job: Job, view: EngineView) -> None:
+        pass
+
+    def schedule(self, view: EngineView) -> list[Decision]:
+        decisions: list[Decision] = []
+        free = self._start_prefix(view, decisions)
+        if self.queue:
+            self._backfill(view, free, decisions)
+        return decisions
+
+    def _start_prefix(self, view: EngineView, decisions: list[Decision]) -> int:
+        """Start jobs from the head while they fit; return the processors left free."""
+        queue = self.queue
+        free = view.free[0]
+        started = 0
+        for job in queue:
+            size = self.size(job)
+            if size > free:
+                break
+            decisions.append(Start(job, size))
+            free -= size
+            started += 1
+        if started:
+            del queue[:started]
+        return free
+
+    def _backfill(self, view: EngineView, free: int, decisions: list[Decision]) -> None:
+        """FCFS never backfills."""
+
+
+register_policy("fcfs", "backfill", "First come, first served, no backfilling")(FCFS)
+
+
+class EASY(FCFS):
+    """EASY (aggressive) backfilling: only the queue head holds a reservation.
+
+    After starting the FCFS prefix, the head's shadow time and extra processors
+    are computed from the running jobs' estimated ends (including the jobs just
+    started). One pass over the rest of the queue, in queue order, starts a job
+    that fits in the free processors now and either ends by the shadow time
+    (``now + estimate <= shadow``: a job ending exactly at the shadow time may
+    backfill, algorithms.md A2.1) or uses at most the extra processors, which it
+    then consumes.
+    """
+
+    def _backfill(self, view: EngineView, free: int, decisions: list[Decision]) -> None:
+        queue = self.queue
+        if len(queue) < 2 or free == 0:
+            return
+        now = view.now
+        head_size = self.size(queue[0])
+        running = list(view.running.values())
+        running.extend(_just_started(decisions, now))
+        shadow, extra = shadow_and_extra(now, free, running, head_size)
+        started: list[int] = []
+        for position in range(1, len(queue)):
+            job = queue[position]
+            size = self.size(job)
+            if size > free:
+                continue
+            if now + job.estimate <= shadow:
+                pass
+            elif size <= extra:
+                extra -= size
+            else:
+                continue
+            decisions.append(Start(job, size))
+            started.append(position)
+            free -= size
+            if free == 0:
+                break
+        for position in reversed(started):
+            del queue[position]
+
+
+def _just_started(decisions: list[Decision], now: float) -> list[RunningJob]:
+    """Running-job records for the starts decided in this call (not yet applied)."""
+    return [RunningJob(d.job, now, d.procs, d.partition, (), now + d.job.estimate_on(d.procs))
+            for d in decisions if isinstance(d, Start)]
+
+
+register_policy("easy", "backfill", "EASY (aggressive) backfilling: the head job holds "
+                "a reservation; others backfill if they do not delay it")(EASY)
+
+
+class Conservative(FCFS):
+    """Conservative backfilling: every waiting job holds a reservation.
+
+    Each arriving job is placed at the earliest time ``t >= now`` at which its
+    size is free throughout ``[t, t + estimate)`` in the profile of running jobs
+    and earlier reservations, and starts if ``t == now``. When a job ends before
+    its estimate, or an estimate changes, the profile is rebuilt and every
+    waiting job is re-placed in arrival order (compression, algorithms.md 2.2 and
+    A2.2), which never moves a reservation later. Jobs start at their reserved
+    time; with estimates never below run times, every reserved time is an
+    instant at which the engine calls the policy (a completion, or a rebuild
+    makes it ``now``).
+    """
+
+    def __init__(self, settings: NoSettings, machine: Machine) -> None:
+        super().__init__(settings, machine)
+        self.reserved: dict[int, float] = {}
+        self.expected_end: dict[int, float] = {}
+        self.profile = Profile(0.0, machine.partitions[0])
+        self.dirty = False
+        self.new: list[Job] = []
+
+    def submit(self, job: Job, view: EngineView) -> None:
+        self.queue.append(job)
+        self.new.append(job)
+
+    def finish(self, job: Job, view: EngineView) -> None:
+        # A job ending at its estimated end leaves the profile exact; an earlier end
+        # frees capacity that reservations may use.
+        if self.expected_end.pop(job.index) > view.now:
+            self.dirty = True
+
+    def change(self, job: Job, view: EngineView) -> None:
+        self.dirty = True
+
+    def schedule(self, view: EngineView) -> list[Decision]:
+        now = view.now
+        if self.dirty:
+            self._rebuild(view)
+        else:
+            self.profile.advance(now)
+            for job in self.new:
+                self._place(job, now)
+        self.new.clear()
+        return self._start_due(now)
+
+    def _rebuild(self, view: EngineView) -> None:
+        now = view.now
+        profile = Profile(now, self.machine.partitions[0])
+        for record in view.running.values():
+            if record.partition == 0:
+                profile.reserve(now, max(record.est_end, now), record.procs)
+        self.profile = profile
+        for job in self.queue:
+            self._place(job, now)
+        self.dirty = False
+
+    def _place(self, job: Job, now: float) -> None:
+        size = self.size(job)
+        start = self.profile.earliest(size, job.estimate, now)
+        self.profile.reserve(start, start + job.estimate, size)
+        self.reserved[job.index] = start
+
+    def _start_due(self, now: float) -> list[Decision]:
+        decisions: list[Decision] = []
+        keep: list[Job] = []
+        for job in self.queue:
+            if self.reserved[job.index] <= now:
+                decisions.append(Start(job, self.size(job)))
+                del self.reserved[job.index]
+                self.expected_end[job.index] = now + job.estimate
+            else:
+                keep.append(job)
+        if decisions:
+            self.queue = keep
+        return decisions
+
+
+register_policy("conservative", "backfill", "Conservative backfilling: every job holds a "
+                "reservation; backfilling never delays any of them")(Conservative)

@@ -1,0 +1,1 @@
+"""Workload models (generators) and workload file formats."""

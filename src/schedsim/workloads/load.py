@@ -1,0 +1,57 @@
+"""Load any workload file the simulator understands into jobs, commands and a machine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from schedsim.errors import InputError
+from schedsim.jobs import Job, RuntimeChange
+from schedsim.machine import Machine
+from schedsim.workloads.swf import CleaningReport, SwfRecord, read_swf, to_jobs
+
+
+@dataclass
+class Workload:
+    """Jobs (and elastic commands) ready for the engine, with the machine they run on."""
+
+    path: str
+    jobs: list[Job]
+    machine: Machine
+    changes: list[RuntimeChange] = field(default_factory=list)
+    records: dict[int, SwfRecord] = field(default_factory=dict)
+    report: CleaningReport | None = None
+
+
+def load_workload(path: str | Path, procs: int | None = None,
+                  estimates: str = "requested") -> Workload:
+    """Read an SWF (rigid jobs, optionally gzipped) or CWF file.
+
+    The machine size is ``procs`` when given, else the file's ``MaxProcs``
+    (or ``MaxNodes``) header, else the largest job.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if path.name.endswith((".cwf", ".cwf.gz")):
+        return _load_cwf(path, procs, estimates)
+    log = read_swf(path)
+    size = procs or log.max_procs() or max(
+        (max(r.req_procs, r.alloc_procs) for r in log.records), default=0)
+    if size <= 0:
+        raise InputError(f"{path}: machine size unknown; give --procs")
+    jobs, report = to_jobs(log, size, estimates)
+    if not jobs:
+        raise InputError(f"{path}: no valid job left after cleaning")
+    return Workload(str(path), jobs, Machine(size), [], {r.job: r for r in log.records}, report)
+
+
+def _load_cwf(path: Path, procs: int | None, estimates: str) -> Workload:
+    from schedsim.workloads.cwf import read_cwf
+
+    jobs, changes, log = read_cwf(path)
+    size = procs or log.max_procs() or max((j.procs for j in jobs), default=0)
+    if estimates == "exact":
+        for job in jobs:
+            job.estimate = job.runtime
+    return Workload(str(path), jobs, Machine(size), changes, {})

@@ -1,0 +1,253 @@
+"""The Standard Workload Format (SWF v2.2, Parallel Workloads Archive).
+
+Reading keeps all 18 fields and the header comments; :func:`to_jobs` turns the
+records into simulator jobs with the cleaning rules of algorithms.md 0.2, every
+rule counted in a :class:`CleaningReport`. Gzipped files are read directly.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from schedsim.errors import InputError
+from schedsim.jobs import Job
+
+FIELD_NAMES = (
+    "job number", "submit time", "wait time", "run time", "allocated processors",
+    "average CPU time", "used memory", "requested processors", "requested time",
+    "requested memory", "status", "user id", "group id", "executable number",
+    "queue number", "partition number", "preceding job", "think time",
+)
+N_FIELDS = len(FIELD_NAMES)
+_INT_FIELDS = frozenset({0, 4, 7, 10, 11, 12, 13, 14, 15, 16})
+
+
+class SwfRecord(NamedTuple):
+    """One SWF job line; -1 means unknown (SWF convention)."""
+
+    job: int
+    submit: float
+    wait: float
+    run: float
+    alloc_procs: int
+    avg_cpu: float
+    used_mem: float
+    req_procs: int
+    req_time: float
+    req_mem: float
+    status: int
+    user: int
+    group: int
+    app: int
+    queue: int
+    partition: int
+    preceding: int
+    think: float
+
+
+@dataclass
+class SwfLog:
+    """A parsed SWF file: header comment lines (without ';') and records."""
+
+    header: list[str]
+    records: list[SwfRecord]
+    path: str = ""
+
+    def header_value(self, key: str) -> str | None:
+        """Value of a header line ``; Key: value`` (first match, case-insensitive)."""
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*:\s*(.*?)\s*$", re.IGNORECASE)
+        for line in self.header:
+            match = pattern.match(line)
+            if match:
+                return match.group(1)
+        return None
+
+    def max_procs(self) -> int | None:
+        """``MaxProcs`` from the header, else ``MaxNodes``, else None."""
+        for key in ("MaxProcs", "MaxNodes"):
+            value = self.header_value(key)
+            if value:
+                try:
+                    return int(value.split()[0])
+                except ValueError:
+                    continue
+        return None
+
+
+def open_text(path: str | Path) -> Iterator[str]:
+    """Lines of a text file, gunzipped when its name ends in .gz."""
+    path = Path(path)
+    try:
+        if path.suffix == ".gz":
+            with gzip.open(path, "rt", encoding="utf-8", errors="replace") as handle:
+                yield from handle
+        else:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                yield from handle
+    except OSError as err:
+        raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
+    except EOFError:
+        raise InputError(f"{path}: truncated gzip file") from None
+
+
+def parse_number(text: str, where: str, position: int, name: str) -> float:
+    """One numeric field; a value below -1 is an error (-1 alone means unknown)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"{where}: field {position} ({name}): {text!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise InputError(f"{where}: field {position} ({name}): {text!r} is not a finite number")
+    if value < -1:
+        raise InputError(f"{where}: field {position} ({name}): {text} is negative "
+                         "(only -1, meaning unknown, is allowed)")
+    return value
+
+
+def parse_record(parts: list[str], where: str) -> SwfRecord:
+    """The first 18 fields of a split line as a record."""
+    values: list[float | int] = []
+    for i in range(N_FIELDS):
+        value = parse_number(parts[i], where, i + 1, FIELD_NAMES[i])
+        if i in _INT_FIELDS:
+            if not value.is_integer():
+                raise InputError(f"{where}: field {i + 1} ({FIELD_NAMES[i]}): {parts[i]!r} "
+                                 "is not an integer")
+            values.append(int(value))
+        else:
+            values.append(value)
+    return SwfRecord(*values)
+
+
+def read_swf(path: str | Path, extra_fields: int = 0) -> SwfLog:
+    """Parse an SWF file (optionally gzipped).
+
+    ``extra_fields`` allows that many fields after the 18 (CWF has 3); they are
+    checked for count only and ignored here. Raises InputError naming the file,
+    the line and the field for malformed lines.
+    """
+    header: list[str] = []
+    records: list[SwfRecord] = []
+    for number, line in enumerate(open_text(path), start=1):
+        text = line.strip()
+        if not text:
+            continue
+        if text.startswith(";"):
+            header.append(text[1:].rstrip())
+            continue
+        parts = text.split()
+        if len(parts) not in (N_FIELDS, N_FIELDS + extra_fields):
+            expected = f"{N_FIELDS}" + (f" or {N_FIELDS + extra_fields}" if extra_fields else "")
+            raise InputError(f"{path}:{number}: expected {expected} fields, found {len(parts)}")
+        records.append(parse_record(parts, f"{path}:{number}"))
+    return SwfLog(header, records, str(path))
+
+
+@dataclass
+class CleaningReport:
+    """How many records each cleaning rule touched (algorithms.md 0.2)."""
+
+    records: int = 0
+    kept: int = 0
+    dropped_runtime: int = 0
+    dropped_procs_nonpositive: int = 0
+    dropped_procs_too_large: int = 0
+    estimate_raised: int = 0
+    estimate_exact: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        return [
+            f"records read: {self.records}",
+            f"jobs kept: {self.kept}",
+            f"dropped, run time <= 0: {self.dropped_runtime}",
+            f"dropped, processors <= 0: {self.dropped_procs_nonpositive}",
+            f"dropped, processors > machine: {self.dropped_procs_too_large}",
+            f"estimate missing or below run time, raised to run time: {self.estimate_raised}",
+            f"estimate replaced by run time (exact estimates): {self.estimate_exact}",
+        ]
+
+
+def to_jobs(
+    log: SwfLog, machine_procs: int, estimates: str = "requested"
+) -> tuple[list[Job], CleaningReport]:
+    """Jobs from SWF records, cleaned (algorithms.md 0.2).
+
+    * processors = field 8 (requested) when > 0, else field 5 (allocated);
+    * drop jobs with run time <= 0, processors <= 0 or processors > machine;
+    * ``estimates="requested"``: estimate = field 9, raised to the run time when
+      missing or below it (counted); ``"exact"``: estimate = run time.
+    """
+    if estimates not in ("requested", "exact"):
+        raise InputError(f"estimates={estimates!r}; allowed: requested, exact")
+    report = CleaningReport(records=len(log.records))
+    jobs: list[Job] = []
+    for rec in log.records:
+        procs = rec.req_procs if rec.req_procs > 0 else rec.alloc_procs
+        if rec.run <= 0:
+            report.dropped_runtime += 1
+            continue
+        if procs <= 0:
+            report.dropped_procs_nonpositive += 1
+            continue
+        if procs > machine_procs:
+            report.dropped_procs_too_large += 1
+            continue
+        estimate = rec.req_time
+        if estimates == "exact":
+            estimate = rec.run
+            report.estimate_exact += 1
+        elif estimate < rec.run:
+            estimate = rec.run
+            report.estimate_raised += 1
+        jobs.append(Job(id=rec.job, submit=rec.submit, runtime=rec.run, procs=procs,
+                        estimate=estimate, user=rec.user, group=rec.group, app=rec.app,
+                        queue=rec.queue, partition=rec.partition))
+    report.kept = len(jobs)
+    return jobs, report
+
+
+def format_number(value: float) -> str:
+    """SWF number text: integers without a decimal point, others with up to 6 decimals."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
+def format_record(record: Iterable[float]) -> str:
+    return " ".join(format_number(v) for v in record)
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename."""
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def swf_text(header: Iterable[str], records: Iterable[Iterable[float]]) -> str:
+    """SWF file text from header lines (without ';') and records."""
+    lines = [f"; {h}".rstrip() if h and not h.startswith(" ") else f";{h}" for h in header]
+    lines.extend(format_record(r) for r in records)
+    return "\n".join(lines) + "\n"
+
+
+def write_swf(path: str | Path, log: SwfLog) -> None:
+    """Write ``log`` as SWF (atomically)."""
+    write_text_atomic(path, swf_text(log.header, log.records))
