@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from schedsim.engine import Decision, EngineView, RunningJob, Start
+from schedsim.engine import Decision, EngineView, RunningJob, Start, WakeUp
 from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.policies.profile import Profile
@@ -157,11 +157,11 @@ class Conservative(FCFS):
     size is free throughout ``[t, t + estimate)`` in the profile of running jobs
     and earlier reservations, and starts if ``t == now``. When a job ends before
     its estimate, or an estimate changes, the profile is rebuilt and every
-    waiting job is re-placed in arrival order (compression, algorithms.md 2.2 and
-    A2.2), which never moves a reservation later. Jobs start at their reserved
-    time; with estimates never below run times, every reserved time is an
-    instant at which the engine calls the policy (a completion, or a rebuild
-    makes it ``now``).
+    waiting job, in arrival order, is taken out and put back at its earliest
+    feasible time while all other reservations stay (compression, algorithms.md
+    2.2 and A2.2); its old slot is still feasible, so it never moves later.
+    Jobs start at their reserved time: the policy asks the engine for a wake-up
+    at the earliest reservation.
     """
 
     def __init__(self, settings: NoSettings, machine: Machine) -> None:
@@ -170,6 +170,7 @@ class Conservative(FCFS):
         self.expected_end: dict[int, float] = {}
         self.profile = Profile(0.0, machine.partitions[0])
         self.dirty = False
+        self.wake_at = 0.0
         self.new: list[Job] = []
 
     def submit(self, job: Job, view: EngineView) -> None:
@@ -194,16 +195,38 @@ class Conservative(FCFS):
             for job in self.new:
                 self._place(job, now)
         self.new.clear()
-        return self._start_due(now)
+        decisions = self._start_due(now)
+        if self.reserved:
+            self._wake_at_next_reservation(now, decisions)
+        return decisions
+
+    def _wake_at_next_reservation(self, now: float, decisions: list[Decision]) -> None:
+        """Ask for a call at the earliest reserved time: single-pass compression can
+        leave a reservation at an instant at which nothing else happens."""
+        earliest = min(self.reserved.values())
+        if self.wake_at <= now or earliest < self.wake_at:
+            self.wake_at = earliest
+            decisions.append(WakeUp(earliest))
 
     def _rebuild(self, view: EngineView) -> None:
+        """Compression: rebuild the profile from running jobs and the current
+        reservations, then move each waiting job, in arrival order, to its earliest
+        feasible time with every other reservation held fixed (never later)."""
         now = view.now
         profile = Profile(now, self.machine.partitions[0])
         for record in view.running.values():
             if record.partition == 0:
                 profile.reserve(now, max(record.est_end, now), record.procs)
+        reserved = self.reserved
+        for job in self.queue:
+            if job.index in reserved:
+                start = max(reserved[job.index], now)
+                profile.reserve(start, start + job.estimate, self.size(job))
         self.profile = profile
         for job in self.queue:
+            if job.index in reserved:
+                start = max(reserved[job.index], now)
+                profile.reserve(start, start + job.estimate, -self.size(job))
             self._place(job, now)
         self.dirty = False
 

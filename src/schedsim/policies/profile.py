@@ -48,7 +48,7 @@ class Profile:
             i = k
 
     def reserve(self, start: float, end: float, procs: int) -> None:
-        """Take ``procs`` processors during ``[start, end)``."""
+        """Take ``procs`` processors during ``[start, end)`` (negative: give back)."""
         if end <= start:
             return
         i = self._split(start)
