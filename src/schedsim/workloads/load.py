@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from schedsim.errors import InputError
 from schedsim.jobs import Job, RuntimeChange
 from schedsim.machine import Machine
-from schedsim.workloads.swf import CleaningReport, SwfRecord, read_swf, to_jobs
+from schedsim.workloads.swf import CleaningReport, SwfLog, SwfRecord, read_swf, to_jobs
 
 
 @dataclass
@@ -40,10 +41,31 @@ def load_workload(path: str | Path, procs: int | None = None,
         (max(r.req_procs, r.alloc_procs) for r in log.records), default=0)
     if size <= 0:
         raise InputError(f"{path}: machine size unknown; give --procs")
-    jobs, report = to_jobs(log, size, estimates)
+    reader = _special_reader(log)
+    if reader is not None:
+        jobs, report = reader(path), None
+    else:
+        jobs, report = to_jobs(log, size, estimates)
     if not jobs:
         raise InputError(f"{path}: no valid job left after cleaning")
     return Workload(str(path), jobs, Machine(size), [], {r.job: r for r in log.records}, report)
+
+
+def _special_reader(log: SwfLog) -> Callable[[Path], list[Job]] | None:
+    """The reader for SWF files of our generators whose jobs are not rigid.
+
+    Moldable Cirne01 files carry a ``DowneyColumns`` header; hyperexp files name
+    their model in the ``Conversion`` header (docs/formats-cirne.md).
+    """
+    if log.header_value("DowneyColumns") is not None:
+        from schedsim.workloads.cirne import read_moldable_swf
+
+        return read_moldable_swf
+    if " generate hyperexp " in f" {log.header_value('Conversion') or ''} ":
+        from schedsim.workloads.hyperexp import read_hyperexp_swf
+
+        return read_hyperexp_swf
+    return None
 
 
 def _load_cwf(path: Path, procs: int | None, estimates: str) -> Workload:
