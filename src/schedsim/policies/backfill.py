@@ -125,7 +125,7 @@ class EASY(FCFS):
             size = self.size(job)
             if size > free:
                 continue
-            if now + job.estimate <= shadow:
+            if now + job.estimate_on(size) <= shadow:
                 pass
             elif size <= extra:
                 extra -= size

@@ -1,0 +1,628 @@
+"""Moldable-job policies: an allocation scheme composed with a selection scheme.
+
+HRF paper = S. Wu, Q. Tuo, H. Jin, C. Yan, Q. Weng, "HRF: A Resource Allocation
+Scheme for Moldable Jobs", CF'15. Sec. 3 splits a moldable policy in two:
+
+* the **allocation scheme** decides the processor count ``x_i`` of every queued
+  job: Highest Revenue First (sec. 5, Algorithm 1), Submit-time Greedy,
+  Submit-time Fair and Schedule-time Fair (sec. 3.1, after Srinivasan et al.;
+  algorithms.md sec. 3.2-3.4);
+* the **selection scheme** decides which queued job starts: FCFS, or aggressive
+  (EASY) backfilling (sec. 3.2), here generic over "the size of this job".
+
+The eight combinations are the policies of Table 2 (sec. 6.1.3). Every choice the
+paper leaves open is a named setting; docs/deviations-hrf.md says what the paper
+says, what we do and why.
+
+Shared rules: policies use partition 0; sizes are multiples of the machine's
+unit, at least one unit, at most ``threshold x m`` (sec. 5) and at most the job's
+own ``procs`` (its largest useful size); the scheduler's run-time estimate on
+``x`` processors is the model's exact ``T(x)`` (``Job.estimate_on``, sec. 6.1).
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from heapq import heapify, heappop, heappush
+from typing import Protocol
+
+from schedsim.engine import Decision, EngineView, RunningJob, Start
+from schedsim.jobs import Job
+from schedsim.machine import Machine
+from schedsim.policies.backfill import shadow_and_extra
+from schedsim.policies.profile import Profile
+from schedsim.policies.registry import register_policy, setting
+
+ROUNDING_SLACK = 1e-9  # absorbs float error in alpha*m and threshold*m (e.g. 0.29*100)
+
+SizeOf = Callable[[Job], int]
+
+
+@dataclass(frozen=True)
+class MoldableSettings:
+    """Settings of every moldable policy (the Table 2 names fix allocation and selection)."""
+
+    allocation: str = setting("hrf", "allocation scheme: hrf (HRF paper sec. 5), sbm-greedy, "
+                              "sbm-fair, sch-fair (sec. 3.1)",
+                              choices=("hrf", "sbm-greedy", "sbm-fair", "sch-fair"))
+    selection: str = setting("easy", "selection scheme: fcfs, or easy (aggressive backfilling)",
+                             choices=("fcfs", "easy"))
+    alpha: float = setting(1.0, "HRF processor budget as a fraction of the machine, alpha*m "
+                           "(HRF only; paper sweep 0.5..1.2)", low=0.0, high=100.0)
+    threshold: float = setting(0.9, "largest job size as a fraction of the machine, caps "
+                               "every allocation scheme (paper sweep 0.1..1.0)",
+                               low=0.001, high=1.0)
+    threshold_rounding: str = setting("floor", "threshold*m to whole units: floor (the text: "
+                                      "a maximum percentage) or ceil (Algorithm 1 line 7)",
+                                      choices=("floor", "ceil"))
+    budget_includes_initial: bool = setting(True, "HRF: the budget alpha*m includes each "
+                                            "job's first processor (sec. 4.1 example); "
+                                            "false: alpha*m on top (Algorithm 1 lines 2-5)")
+    hrf_reallocation: str = setting("per-instant", "HRF: rerun Algorithm 1 once per "
+                                    "scheduling instant at which the queue has changed, or "
+                                    "after every queue change including each start",
+                                    choices=("per-instant", "per-queue-change"))
+    min_revenue: float = setting(0.0, "HRF: a processor goes to a job only if its revenue "
+                                 "T(x)-T(x+1) in seconds exceeds this")
+    fair_weights_over: str = setting("system", "fair schemes: sum the square-root weights "
+                                     "over all jobs in the system or the queued jobs only "
+                                     "(algorithms.md A3.1)", choices=("system", "queue"))
+
+
+# -- what an allocation scheme sees ------------------------------------------------
+
+
+class SelectionScheme(Protocol):
+    """Which queued job starts now (HRF paper, sec. 3.2)."""
+
+    def pick(self, state: SystemState, size_of: SizeOf) -> int | None:
+        """Queue position of the job to start now, or None."""
+
+    def planned_floor(self, planned_start: float, now: float) -> float:
+        """Earliest planned start of the job after one planned at ``planned_start``."""
+
+
+@dataclass(slots=True)
+class SystemState:
+    """The machine and the queue at one decision point (partition 0).
+
+    ``running`` includes the jobs started earlier in the same scheduling call;
+    ``queue`` is the policy's queue (for a submission: without the new job).
+    """
+
+    now: float
+    capacity: int
+    free: int
+    running: list[RunningJob]
+    queue: list[Job]
+    selection: SelectionScheme
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """A job's allowed sizes (increasing) and its estimated run time on each."""
+
+    sizes: tuple[int, ...]
+    runtimes: tuple[float, ...]
+
+    def up_to(self, limit: int) -> Candidates:
+        """The sizes not above ``limit`` (always keeps the smallest)."""
+        count = max(1, bisect_left(self.sizes, limit + 1))
+        return Candidates(self.sizes[:count], self.runtimes[:count])
+
+
+class JobSizes:
+    """Allowed sizes of each job, cached: ``[unit, min(procs, threshold x m, capacity)]``.
+
+    HRF paper, sec. 5: a job may use at most ``threshold x m`` processors. A rigid
+    job (no speedup model) has the single size ``procs`` rounded up to the unit.
+    """
+
+    def __init__(self, settings: MoldableSettings, machine: Machine) -> None:
+        self.unit = machine.unit
+        self.capacity = machine.partitions[0] // machine.unit * machine.unit
+        self.threshold_cap = threshold_cap(settings.threshold, self.capacity, self.unit,
+                                           settings.threshold_rounding)
+        self.machine = machine
+        self._cache: dict[int, Candidates] = {}
+
+    def of(self, job: Job) -> Candidates:
+        found = self._cache.get(job.index)
+        if found is None:
+            found = self._cache[job.index] = self._build(job)
+        return found
+
+    def forget(self, job: Job) -> None:
+        self._cache.pop(job.index, None)
+
+    def _build(self, job: Job) -> Candidates:
+        if not job.moldable:
+            size = self.machine.round_up(job.procs)
+            return Candidates((size,), (job.estimate_on(size),))
+        largest = min(self.machine.round_up(job.procs), self.threshold_cap)
+        sizes = tuple(range(self.unit, largest + 1, self.unit))
+        return Candidates(sizes, tuple(job.estimate_on(size) for size in sizes))
+
+
+ROUNDINGS: dict[str, Callable[[float], int]] = {
+    "floor": lambda units: math.floor(units + ROUNDING_SLACK),
+    "ceil": lambda units: math.ceil(units - ROUNDING_SLACK),
+}
+
+
+def threshold_cap(threshold: float, capacity: int, unit: int, rounding: str) -> int:
+    """``threshold x m`` in whole units (``ROUNDINGS[rounding]``), within [unit, capacity]."""
+    whole = ROUNDINGS[rounding](threshold * capacity / unit)
+    return min(capacity, max(1, whole) * unit)
+
+
+def processor_budget(alpha: float, capacity: int) -> int:
+    """HRF's budget ``alpha x m`` (Algorithm 1 line 5: a loop count, so rounded down)."""
+    return max(0, math.floor(alpha * capacity + ROUNDING_SLACK))
+
+
+# -- Highest Revenue First (HRF paper, sec. 5) --------------------------------------
+
+
+def highest_revenue_first(runtime_tables: Sequence[Sequence[float]], extra_steps: int,
+                          min_revenue: float = 0.0) -> list[int]:
+    """HRF paper, sec. 5, Algorithm 1: extra allocation steps given to each job.
+
+    ``runtime_tables[i][k]`` is ``T_i`` on job i's k-th allowed size (k = 0 is the
+    first processor every job holds, lines 2-4; the last entry is its cap). Each
+    of the ``extra_steps`` steps (lines 5-12) goes to the job with the highest
+    revenue per processor ``RP_i = T_i(x_i) - T_i(x_i + 1)`` (sec. 4.2); a job at
+    its cap leaves the considering jobs without using budget (lines 9-10), and
+    so does a job whose next step earns no more than ``min_revenue``. Leftover
+    budget is dropped once no job is left. Ties go to the earlier queue position.
+    A max-heap of the RPs gives O(n + steps log n).
+    """
+    steps = [0] * len(runtime_tables)
+    heap = [(table[1] - table[0], i) for i, table in enumerate(runtime_tables)
+            if len(table) > 1 and table[0] - table[1] > min_revenue]
+    heapify(heap)
+    while extra_steps > 0 and heap:
+        _, i = heappop(heap)
+        steps[i] += 1
+        extra_steps -= 1
+        table, k = runtime_tables[i], steps[i]
+        if k + 1 < len(table) and table[k] - table[k + 1] > min_revenue:
+            heappush(heap, (table[k + 1] - table[k], i))
+    return steps
+
+
+class HrfAllocation:
+    """HRF (HRF paper, sec. 5): reruns Algorithm 1 after every change of the queue.
+
+    "Every time the state of the waiting queue changes (a job joins the queue or
+    leaves the queue), we need to start a new allocation" (sec. 5), here including
+    each start inside one scheduling call.
+    """
+
+    def __init__(self, settings: MoldableSettings, machine: Machine) -> None:
+        self.settings = settings
+        self.job_sizes = JobSizes(settings, machine)
+        self.budget = processor_budget(settings.alpha, self.job_sizes.capacity)
+        self.sizes: dict[int, int] = {}
+        self.queue_changed = False
+        self.allocated_at = -math.inf
+
+    def submitted(self, job: Job, state: SystemState) -> None:
+        self.queue_changed = True
+
+    def started(self, job: Job) -> None:
+        self.queue_changed = True
+        self.job_sizes.forget(job)
+        del self.sizes[job.index]
+
+    def prepare(self, state: SystemState) -> None:
+        if self.queue_changed and self._due(state.now):
+            self._allocate(state.queue)
+            self.queue_changed = False
+            self.allocated_at = state.now
+
+    def size(self, job: Job) -> int:
+        return self.sizes[job.index]
+
+    def _due(self, now: float) -> bool:
+        """Whether a changed queue is reallocated now."""
+        return True
+
+    def _allocate(self, queue: list[Job]) -> None:
+        candidates = [self.job_sizes.of(job) for job in queue]
+        steps = highest_revenue_first([c.runtimes for c in candidates],
+                                      self._extra_steps(candidates), self.settings.min_revenue)
+        self.sizes = {job.index: c.sizes[k] for job, c, k in zip(queue, candidates, steps,
+                                                                  strict=True)}
+
+    def _extra_steps(self, candidates: list[Candidates]) -> int:
+        """Budget left for Algorithm 1 lines 5-12, in allocation units."""
+        initial = sum(c.sizes[0] for c in candidates) if self.settings.budget_includes_initial \
+            else 0
+        return max(0, self.budget - initial) // self.job_sizes.unit
+
+
+class HrfPerInstantAllocation(HrfAllocation):
+    """HRF, reallocated at most once per scheduling instant.
+
+    The allocation made for the queue at an instant holds for every start at that
+    instant; the next instant reallocates if the queue changed (arrivals, or the
+    starts). This is the reading under which the sec. 4.1 example gives Strategy A.
+    """
+
+    def _due(self, now: float) -> bool:
+        return now != self.allocated_at
+
+
+# -- Submit-time Greedy and Submit-time Fair (HRF paper sec. 3.1; algorithms.md 3.3) -
+
+
+def earliest_completion_size(candidates: Candidates, completion: Callable[[int, float], float],
+                             now: float) -> int:
+    """The size with the earliest estimated completion; ties go to the smaller size.
+
+    ``completion(size, runtime)`` is the planned end on ``size`` processors. Sizes
+    are tried largest first and one whose run time alone ends after the best
+    completion so far is skipped unplanned (the start is never before ``now``).
+    """
+    best_size, best_end = candidates.sizes[-1], math.inf
+    for size, runtime in zip(reversed(candidates.sizes), reversed(candidates.runtimes),
+                             strict=True):
+        if now + runtime > best_end:
+            continue
+        end = completion(size, runtime)
+        if end <= best_end:
+            best_size, best_end = size, end
+    return best_size
+
+
+class WhatIfPlan:
+    """A tentative schedule: running jobs' estimated ends plus the queue placed in order.
+
+    Each queued job takes the earliest time, not before the selection scheme's
+    floor (FCFS: the previous job's start; EASY: now, a conservative placement,
+    algorithms.md A3.3), at which its size is free for its estimated run time.
+    """
+
+    def __init__(self, state: SystemState, size_of: SizeOf) -> None:
+        now = state.now
+        profile = Profile(now, state.capacity)
+        for record in state.running:
+            profile.reserve(now, max(record.est_end, now), record.procs)
+        floor = now
+        for job in state.queue:
+            size = size_of(job)
+            runtime = job.estimate_on(size)
+            start = profile.earliest(size, runtime, floor)
+            profile.reserve(start, start + runtime, size)
+            floor = state.selection.planned_floor(start, now)
+        self.profile = profile
+        self.floor = floor
+
+    def completion(self, size: int, runtime: float) -> float:
+        return self.profile.earliest(size, runtime, self.floor) + runtime
+
+
+class SubmitGreedyAllocation:
+    """Submit-time Greedy: at submission, the size with the earliest completion.
+
+    HRF paper, sec. 3.1 (after Srinivasan et al. / Cirne & Berman): the size is
+    chosen once, given the current schedule (a :class:`WhatIfPlan`), and never
+    changes; sizes are capped by ``threshold x m`` like every scheme here.
+    """
+
+    def __init__(self, settings: MoldableSettings, machine: Machine) -> None:
+        self.settings = settings
+        self.job_sizes = JobSizes(settings, machine)
+        self.sizes: dict[int, int] = {}
+
+    def submitted(self, job: Job, state: SystemState) -> None:
+        candidates = self.job_sizes.of(job).up_to(self._limit(job, state))
+        plan = WhatIfPlan(state, self.size)
+        self.sizes[job.index] = earliest_completion_size(candidates, plan.completion, state.now)
+        self.job_sizes.forget(job)
+
+    def started(self, job: Job) -> None:
+        del self.sizes[job.index]
+
+    def prepare(self, state: SystemState) -> None:
+        pass
+
+    def size(self, job: Job) -> int:
+        return self.sizes[job.index]
+
+    def _limit(self, job: Job, state: SystemState) -> int:
+        """Largest size the scheme may choose (beyond the threshold cap)."""
+        return self.job_sizes.capacity
+
+
+def sequential_estimate(job: Job) -> float:
+    """The fair-share weight ``w_i``: estimated sequential run time (algorithms.md A3.2)."""
+    return job.estimate_on(1) if job.moldable else job.estimate * job.procs
+
+
+def jobs_in_system(state: SystemState) -> list[Job]:
+    """Running and queued jobs (algorithms.md A3.1, our default)."""
+    return [record.job for record in state.running] + state.queue
+
+
+def queued_jobs(state: SystemState) -> list[Job]:
+    return list(state.queue)
+
+
+FAIR_SETS: dict[str, Callable[[SystemState], list[Job]]] = {
+    "system": jobs_in_system,
+    "queue": queued_jobs,
+}
+
+
+class FairShare:
+    """The fair-share limit (algorithms.md 3.2; HRF paper sec. 3.1: weight = sequential time).
+
+    ``Pfair_i = max(unit, floor_unit(m x sqrt(w_i) / sum_{k in K} sqrt(w_k)))``, with K
+    from ``FAIR_SETS``: all jobs in the system, or the queued ones; plus i itself.
+    """
+
+    def __init__(self, settings: MoldableSettings, capacity: int, unit: int) -> None:
+        self.weighted_jobs = FAIR_SETS[settings.fair_weights_over]
+        self.capacity = capacity
+        self.unit = unit
+        self._roots: dict[int, float] = {}
+
+    def root_sum(self, state: SystemState, newcomer: Job | None = None) -> float:
+        """``sum_{k in K} sqrt(w_k)``; ``newcomer`` is a job not yet in the queue."""
+        total = sum(self._root(job) for job in self.weighted_jobs(state))
+        return total + self._root(newcomer) if newcomer is not None else total
+
+    def limit(self, job: Job, root_sum: float) -> int:
+        share = self.capacity * self._root(job) / root_sum
+        return max(1, math.floor(share / self.unit + ROUNDING_SLACK)) * self.unit
+
+    def _root(self, job: Job) -> float:
+        found = self._roots.get(job.index)
+        if found is None:
+            found = self._roots[job.index] = math.sqrt(sequential_estimate(job))
+        return found
+
+
+class SubmitFairAllocation(SubmitGreedyAllocation):
+    """Submit-time Fair: Submit-time Greedy limited by the fair share at submission."""
+
+    def __init__(self, settings: MoldableSettings, machine: Machine) -> None:
+        super().__init__(settings, machine)
+        self.fair = FairShare(settings, self.job_sizes.capacity, self.job_sizes.unit)
+
+    def _limit(self, job: Job, state: SystemState) -> int:
+        return self.fair.limit(job, self.fair.root_sum(state, newcomer=job))
+
+
+# -- Schedule-time Fair (HRF paper sec. 3.1; algorithms.md 3.4) ---------------------
+
+
+class AvailabilitySteps:
+    """Free processors over time if nothing else starts: now, then at each estimated end."""
+
+    def __init__(self, state: SystemState) -> None:
+        now = state.now
+        times, frees = [now], [state.free]
+        for end, procs in sorted((max(r.est_end, now), r.procs) for r in state.running):
+            if end == times[-1]:
+                frees[-1] += procs
+            else:
+                times.append(end)
+                frees.append(frees[-1] + procs)
+        self.times = times
+        self.frees = frees
+
+    def completion(self, size: int, runtime: float) -> float:
+        return self.times[bisect_left(self.frees, size)] + runtime
+
+
+class ScheduleFairAllocation:
+    """Schedule-time Fair: the size is chosen anew at every decision until the job starts.
+
+    Each queued job gets the size, at most its current fair share, with the
+    earliest completion if it were the next job to start (running jobs' estimated
+    ends only; algorithms.md 3.4 and A3.5). Sizes are recomputed at every
+    decision point and memoised within it.
+    """
+
+    def __init__(self, settings: MoldableSettings, machine: Machine) -> None:
+        self.job_sizes = JobSizes(settings, machine)
+        self.fair = FairShare(settings, self.job_sizes.capacity, self.job_sizes.unit)
+        self._steps: AvailabilitySteps | None = None
+        self._state: SystemState | None = None
+        self._root_sum = 0.0
+        self._sizes: dict[int, int] = {}
+
+    def submitted(self, job: Job, state: SystemState) -> None:
+        pass
+
+    def started(self, job: Job) -> None:
+        self.job_sizes.forget(job)
+
+    def prepare(self, state: SystemState) -> None:
+        self._state = state
+        self._steps = None
+        self._root_sum = self.fair.root_sum(state)
+        self._sizes.clear()
+
+    def size(self, job: Job) -> int:
+        found = self._sizes.get(job.index)
+        if found is None:
+            found = self._sizes[job.index] = self._choose(job)
+        return found
+
+    def _choose(self, job: Job) -> int:
+        assert self._state is not None, "prepare() first"
+        if self._steps is None:
+            self._steps = AvailabilitySteps(self._state)
+        candidates = self.job_sizes.of(job).up_to(self.fair.limit(job, self._root_sum))
+        return earliest_completion_size(candidates, self._steps.completion, self._state.now)
+
+
+class AllocationScheme(Protocol):
+    """Decides the processor count ``x_i`` of each queued job (HRF paper, sec. 3.1)."""
+
+    def submitted(self, job: Job, state: SystemState) -> None:
+        """``job`` joins the queue (``state.queue`` does not hold it yet)."""
+
+    def started(self, job: Job) -> None:
+        """``job`` left the queue to run."""
+
+    def prepare(self, state: SystemState) -> None:
+        """A decision point: the state before the next pick."""
+
+    def size(self, job: Job) -> int:
+        """``x_i`` of a queued job, valid after :meth:`prepare`."""
+
+
+# -- selection schemes (HRF paper, sec. 3.2) ---------------------------------------
+
+
+class FcfsSelection:
+    """FCFS: only the queue head may start, when its size fits; the head waits otherwise."""
+
+    def pick(self, state: SystemState, size_of: SizeOf) -> int | None:
+        if size_of(state.queue[0]) <= state.free:
+            return 0
+        if state.free == 0:
+            return None
+        return self._backfill(state, size_of)
+
+    def planned_floor(self, planned_start: float, now: float) -> float:
+        """FCFS starts jobs in queue order."""
+        return planned_start
+
+    def _backfill(self, state: SystemState, size_of: SizeOf) -> int | None:
+        """FCFS never backfills."""
+        return None
+
+
+class EasySelection(FcfsSelection):
+    """Aggressive (EASY) backfilling: the head holds a reservation at its chosen size.
+
+    The first job in queue order that fits now and ends by the head's shadow
+    time, or uses at most the extra processors, starts (algorithms.md 2.1, A2.1).
+    Called again after each start, with the started jobs among the running ones,
+    which keeps ``extra`` exact.
+    """
+
+    def planned_floor(self, planned_start: float, now: float) -> float:
+        """Backfilling lets a later job start before an earlier one (conservative plan)."""
+        return now
+
+    def _backfill(self, state: SystemState, size_of: SizeOf) -> int | None:
+        queue, now, free = state.queue, state.now, state.free
+        shadow, extra = shadow_and_extra(now, free, state.running, size_of(queue[0]))
+        for position in range(1, len(queue)):
+            job = queue[position]
+            size = size_of(job)
+            if size <= free and (now + job.estimate_on(size) <= shadow or size <= extra):
+                return position
+        return None
+
+
+# -- the policy ------------------------------------------------------------------
+
+
+class MoldablePolicy:
+    """A moldable policy = an allocation scheme + a selection scheme (HRF paper, sec. 3)."""
+
+    def __init__(self, allocation: AllocationScheme, selection: SelectionScheme,
+                 machine: Machine) -> None:
+        self.allocation = allocation
+        self.selection = selection
+        self.machine = machine
+        self.queue: list[Job] = []
+
+    def submit(self, job: Job, view: EngineView) -> None:
+        self.allocation.submitted(job, self._state(view))
+        self.queue.append(job)
+
+    def finish(self, job: Job, view: EngineView) -> None:
+        pass
+
+    def change(self, job: Job, view: EngineView) -> None:
+        pass
+
+    def schedule(self, view: EngineView) -> list[Decision]:
+        decisions: list[Decision] = []
+        state = self._state(view)
+        while self.queue:
+            self.allocation.prepare(state)
+            position = self.selection.pick(state, self.allocation.size)
+            if position is None:
+                break
+            decisions.append(self._start(position, state))
+        return decisions
+
+    def _start(self, position: int, state: SystemState) -> Start:
+        job = self.queue[position]
+        size = self.allocation.size(job)
+        del self.queue[position]
+        self.allocation.started(job)
+        state.free -= size
+        state.running.append(RunningJob(job, state.now, size, 0, (),
+                                        state.now + job.estimate_on(size)))
+        return Start(job, size)
+
+    def _state(self, view: EngineView) -> SystemState:
+        running = [r for r in view.running.values() if r.partition == 0]
+        return SystemState(view.now, self.machine.partitions[0], view.free[0], running,
+                           self.queue, self.selection)
+
+
+AllocationFactory = Callable[[MoldableSettings, Machine], AllocationScheme]
+
+HRF_BY_REALLOCATION: dict[str, AllocationFactory] = {
+    "per-instant": HrfPerInstantAllocation,
+    "per-queue-change": HrfAllocation,
+}
+
+ALLOCATIONS: dict[str, AllocationFactory] = {
+    "hrf": lambda s, m: HRF_BY_REALLOCATION[s.hrf_reallocation](s, m),
+    "sbm-greedy": SubmitGreedyAllocation,
+    "sbm-fair": SubmitFairAllocation,
+    "sch-fair": ScheduleFairAllocation,
+}
+
+SELECTIONS: dict[str, Callable[[], SelectionScheme]] = {
+    "fcfs": FcfsSelection,
+    "easy": EasySelection,
+}
+
+
+def build_moldable(settings: MoldableSettings, machine: Machine) -> MoldablePolicy:
+    """The policy for ``settings.allocation`` x ``settings.selection``."""
+    allocation = ALLOCATIONS[settings.allocation](settings, machine)
+    return MoldablePolicy(allocation, SELECTIONS[settings.selection](), machine)
+
+
+TABLE_2 = {  # HRF paper, Table 2: name -> (allocation, selection)
+    "HRFFcfs": ("hrf", "fcfs"),
+    "HRFBf": ("hrf", "easy"),
+    "SbmGrdyFcfs": ("sbm-greedy", "fcfs"),
+    "SbmGrdyBf": ("sbm-greedy", "easy"),
+    "SbmFairFcfs": ("sbm-fair", "fcfs"),
+    "SbmFairBf": ("sbm-fair", "easy"),
+    "SchFairFcfs": ("sch-fair", "fcfs"),
+    "SchFairBf": ("sch-fair", "easy"),
+}
+
+ALLOCATION_TITLES = {
+    "hrf": "Highest Revenue First", "sbm-greedy": "Submit-time Greedy",
+    "sbm-fair": "Submit-time Fair", "sch-fair": "Schedule-time Fair",
+}
+SELECTION_TITLES = {"fcfs": "FCFS", "easy": "aggressive (EASY) backfilling"}
+
+register_policy("moldable", "moldable", "Moldable jobs: an allocation scheme (hrf, "
+                "sbm-greedy, sbm-fair, sch-fair) with a selection scheme (fcfs, easy); "
+                "HRF paper sec. 3", MoldableSettings)(build_moldable)
+for _name, (_allocation, _selection) in TABLE_2.items():
+    register_policy(_name, "moldable", f"{ALLOCATION_TITLES[_allocation]} allocation with "
+                    f"{SELECTION_TITLES[_selection]} (HRF paper, Table 2)", MoldableSettings,
+                    presets={"allocation": _allocation, "selection": _selection})(build_moldable)
