@@ -100,3 +100,43 @@ def test_policies_lists_the_backfilling_family(capsys: pytest.CaptureFixture[str
     text = capsys.readouterr().out
     for name in ("fcfs", "easy", "conservative"):
         assert f"{name}  [backfill]" in text
+
+
+MODELS = {"lublin99": [], "lublin-los": ["--param", "pd=0.2"], "cirne01": [], "hyperexp": []}
+
+
+@pytest.mark.parametrize("model", list(MODELS))
+def test_generate_then_simulate_every_model(tmp_path: Path, model: str) -> None:
+    suffix = ".cwf" if model == "lublin-los" else ".swf"
+    texts = []
+    for name in ("a", "b"):
+        out = tmp_path / f"{name}{suffix}"
+        assert main(["generate", model, "--jobs", "60", "--seed", "7", *MODELS[model],
+                     "--out", str(out)]) == 0
+        texts.append(out.read_bytes())
+    assert texts[0] == texts[1]
+    other = tmp_path / f"c{suffix}"
+    assert main(["generate", model, "--jobs", "60", "--seed", "8", *MODELS[model],
+                 "--out", str(other)]) == 0
+    assert other.read_bytes() != texts[0]
+    schedule = tmp_path / "s.swf"
+    assert main(["simulate", str(tmp_path / f"a{suffix}"), "--policy", "easy",
+                 "--out", str(schedule)]) == 0
+    assert len(read_swf(schedule).records) == 60
+
+
+def test_generate_out_of_range_parameter_exit_2(tmp_path: Path) -> None:
+    out = tmp_path / "w.swf"
+    result = run_cli("generate", "lublin99", "--jobs", "10", "--seed", "1",
+                     "--param", "serial_prob=1.5", "--out", str(out))
+    assert result.returncode == 2
+    assert "serial_prob" in result.stderr and "[0, 1]" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_models_lists_every_model(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["models"]) == 0
+    text = capsys.readouterr().out
+    for model in MODELS:
+        assert text.count(f"{model}  [") == 1

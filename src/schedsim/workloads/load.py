@@ -71,9 +71,13 @@ def _special_reader(log: SwfLog) -> Callable[[Path], list[Job]] | None:
 def _load_cwf(path: Path, procs: int | None, estimates: str) -> Workload:
     from schedsim.workloads.cwf import read_cwf
 
-    jobs, changes, log = read_cwf(path)
-    size = procs or log.max_procs() or max((j.procs for j in jobs), default=0)
+    jobs, changes, header = read_cwf(path)
+    size = procs or header.max_procs() or max((j.procs for j in jobs), default=0)
     if estimates == "exact":
         for job in jobs:
             job.estimate = job.runtime
-    return Workload(str(path), jobs, Machine(size), changes, {})
+    unit = header.allocation_unit() or 1
+    if size % unit:
+        raise InputError(f"{path}: machine size {size} is not a multiple of the file's "
+                         f"AllocationUnit {unit}")
+    return Workload(str(path), jobs, Machine(size, unit=unit), changes, {})
