@@ -1,0 +1,37 @@
+# The reproduction workflow: `snakemake` regenerates every enabled target of
+# ../shared/REPRODUCTION.md (tables, figures with 95% CIs, claims, report).
+# Layout and conventions: workflow/rules/*.smk, config/README.md.
+
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/workloads.smk"
+include: "workflow/rules/simulate.smk"
+include: "workflow/rules/aggregate.smk"
+include: "workflow/rules/figures.smk"
+include: "workflow/rules/claims.smk"
+include: "workflow/rules/report.smk"
+
+
+# Short, local steps: never sent to a cluster (profiles/slurm groups the rest).
+localrules:
+    all,
+    aggregate,
+    figure,
+    claims,
+    report,
+
+
+rule all:
+    default_target: True
+    input:
+        all_outputs(),

@@ -1,0 +1,33 @@
+# Every claim of the enabled families, checked on the aggregated tables, plus one
+# reStructuredText snippet per target that the figure captions include.
+
+
+rule claims:
+    input:
+        tables=all_tables(),
+        seeds=all_seed_tables(),
+    output:
+        csv=report(
+            "results/claims.csv",
+            caption="../report/claims.rst",
+            category="Claims",
+        ),
+        captions=all_captions(),
+    log:
+        "logs/claims/claims.log",
+    benchmark:
+        "results/benchmarks/claims/claims.tsv"
+    localrule: True
+    conda:
+        "../envs/schedsim.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        families=" ".join(PLAN.families),
+        settings=claim_settings(),
+        code=ANALYSIS_CODE,
+    shell:
+        "python -m schedsim.experiments claims --families {params.families}"
+        " --settings {params.settings:q} --out {output.csv} --captions results/claims"
+        " {input.tables} {input.seeds} > {log} 2>&1"

@@ -1,0 +1,29 @@
+# One self-contained HTML page: every target's figure beside its claims (paper
+# value, ours, verdict). `snakemake --report results/report.html` shows it too.
+
+
+rule report:
+    input:
+        claims="results/claims.csv",
+        figures=all_figures("png"),
+    output:
+        report(
+            "results/summary.html",
+            caption="../report/summary.rst",
+            category="Claims",
+        ),
+    log:
+        "logs/report/report.log",
+    benchmark:
+        "results/benchmarks/report/report.tsv"
+    localrule: True
+    conda:
+        "../envs/schedsim.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        code=ANALYSIS_CODE,
+    shell:
+        "python -m schedsim.experiments summary --claims {input.claims}"
+        " --out {output} {input.figures} > {log} 2>&1"

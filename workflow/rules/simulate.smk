@@ -1,0 +1,24 @@
+# One job per (target, policy, sweep point): every seed of the point (and every
+# value of the target's `inner` parameters) runs inside, one row per simulation.
+
+
+rule simulate:
+    input:
+        workloads=point_workloads,
+    output:
+        "results/runs/{target}/{policy}/{point}.parquet",
+    log:
+        "logs/simulate/{target}/{policy}/{point}.log",
+    benchmark:
+        "results/benchmarks/simulate/{target}/{policy}/{point}.tsv"
+    conda:
+        "../envs/schedsim.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    params:
+        spec=point_spec,
+        code=point_code,
+    shell:
+        "python -m schedsim.experiments run-point --spec {params.spec:q}"
+        " --code-version {params.code} --out {output} > {log} 2>&1"
