@@ -14,6 +14,7 @@ IEEE TPDS 12(6), 2001). Shared rules:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from schedsim.engine import Decision, EngineView, RunningJob, Start, WakeUp
 from schedsim.jobs import Job
@@ -98,6 +99,25 @@ class FCFS:
 register_policy("fcfs", "backfill", "First come, first served, no backfilling")(FCFS)
 
 
+@dataclass(slots=True)
+class Reservation:
+    """Processors promised to a waiting job from ``time`` on.
+
+    A backfilled job still running (by estimate) at ``time`` holds its processors
+    past it and must fit in ``spare``, which it then uses up. With
+    ``ends_before_ok`` a job ending exactly at ``time`` does not count as
+    running then (EASY, algorithms.md A2.1); without it, it does (the LOS
+    paper's freeze, Algorithm 2, line 19).
+    """
+
+    time: float
+    spare: int
+    ends_before_ok: bool = True
+
+    def held_past(self, end: float) -> bool:
+        return end > self.time if self.ends_before_ok else end >= self.time
+
+
 class EASY(FCFS):
     """EASY (aggressive) backfilling: only the queue head holds a reservation.
 
@@ -107,7 +127,7 @@ class EASY(FCFS):
     that fits in the free processors now and either ends by the shadow time
     (``now + estimate <= shadow``: a job ending exactly at the shadow time may
     backfill, algorithms.md A2.1) or uses at most the extra processors, which it
-    then consumes.
+    then consumes. Variants add reservations by overriding :meth:`reservations`.
     """
 
     def _backfill(self, view: EngineView, free: int, decisions: list[Decision]) -> None:
@@ -115,22 +135,20 @@ class EASY(FCFS):
         if len(queue) < 2 or free == 0:
             return
         now = view.now
-        head_size = self.size(queue[0])
-        running = list(view.running.values())
-        running.extend(_just_started(decisions, now))
-        shadow, extra = shadow_and_extra(now, free, running, head_size)
+        running = [*view.running.values(), *_just_started(decisions, now)]
+        reservations = self.reservations(now, free, running)
         started: list[int] = []
         for position in range(1, len(queue)):
             job = queue[position]
             size = self.size(job)
             if size > free:
                 continue
-            if now + job.estimate_on(size) <= shadow:
-                pass
-            elif size <= extra:
-                extra -= size
-            else:
+            end = now + job.estimate_on(size)
+            held = [r for r in reservations if r.held_past(end)]
+            if any(size > r.spare for r in held):
                 continue
+            for reservation in held:
+                reservation.spare -= size
             decisions.append(Start(job, size))
             started.append(position)
             free -= size
@@ -138,6 +156,11 @@ class EASY(FCFS):
                 break
         for position in reversed(started):
             del queue[position]
+
+    def reservations(self, now: float, free: int, running: list[RunningJob]) -> list[Reservation]:
+        """The head's reservation at its shadow time, with the extra processors as spare."""
+        shadow, extra = shadow_and_extra(now, free, running, self.size(self.queue[0]))
+        return [Reservation(shadow, extra)]
 
 
 def _just_started(decisions: list[Decision], now: float) -> list[RunningJob]:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from schedsim.engine import Decision, EngineView, RunningJob, Start
 from schedsim.jobs import Job
 from schedsim.machine import Machine
-from schedsim.policies.backfill import EASY, _just_started, shadow_and_extra
+from schedsim.policies.backfill import EASY, Reservation, shadow_and_extra
 from schedsim.policies.los_dedicated import DedicatedJobs
 from schedsim.policies.los_dp import packing_dp
 from schedsim.policies.registry import NoSettings, register_policy, setting
@@ -350,37 +350,13 @@ class EASYD(DedicatedJobs, EASY):
         self.promote_due(view.now)
         return super().schedule(view)
 
-    def _backfill(self, view: EngineView, free: int, decisions: list[Decision]) -> None:
-        if not self.dedicated:
-            super()._backfill(view, free, decisions)
-            return
-        queue = self.queue
-        if len(queue) < 2 or free == 0:
-            return
-        now = view.now
-        running = [*view.running.values(), *_just_started(decisions, now)]
-        shadow, extra = shadow_and_extra(now, free, running, self.size(queue[0]))
-        freeze_time, freeze_free = self.dedicated.freeze(now, free, running)
-        started: list[int] = []
-        for position in range(1, len(queue)):
-            job = queue[position]
-            size = self.size(job)
-            if size > free:
-                continue
-            end = now + job.estimate
-            past_shadow = end > shadow  # EASY: ending at the shadow time is fine (A2.1)
-            past_freeze = end >= freeze_time  # LOS paper, Algorithm 2, line 19
-            if (past_shadow and size > extra) or (past_freeze and size > freeze_free):
-                continue
-            extra -= size if past_shadow else 0
-            freeze_free -= size if past_freeze else 0
-            decisions.append(Start(job, size))
-            started.append(position)
-            free -= size
-            if free == 0:
-                break
-        for position in reversed(started):
-            del queue[position]
+    def reservations(self, now: float, free: int, running: list[RunningJob]) -> list[Reservation]:
+        """The head's reservation, and the freeze of the first dedicated start group."""
+        held = super().reservations(now, free, running)
+        if self.dedicated:
+            freeze_time, freeze_free = self.dedicated.freeze(now, free, running)
+            held.append(Reservation(freeze_time, freeze_free, ends_before_ok=False))
+        return held
 
 
 _REGISTRATIONS: tuple[tuple[str, type, type, str], ...] = (
