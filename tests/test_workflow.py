@@ -3,7 +3,9 @@
 Runs in a temporary copy of the workflow (Snakefile, workflow/, profiles/,
 config/, .test/config/, src/) so that results and Snakemake's metadata stay out
 of the tree and the code version the workflow hashes is the code the jobs run
-(PYTHONPATH points at the copy). About a minute on 2 cores.
+(PYTHONPATH points at the copy). The real log of LOS-F1 is named by its absolute
+path (when ../shared/traces has it; else the .test config leaves LOS-F1 out).
+About a minute and a half on 2 cores.
 """
 
 from __future__ import annotations
@@ -23,18 +25,28 @@ pytestmark = pytest.mark.workflow
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ".test/config/config.yaml"
-TARGETS = ("HRF-T1", "HRF-F5", "HRF-F6", "HRF-F7")
+HRF_TARGETS = ("HRF-T1", "HRF-F5", "HRF-F6", "HRF-F7")
+LOS_TARGETS = ("LOS-F5", "LOS-F6", "LOS-CS20", "LOS-F7", "LOS-F8", "LOS-F9", "LOS-F10",
+               "LOS-F11", "LOS-T4", "LOS-T5", "LOS-T6", "LOS-T7")
+KTH = ROOT.parent / "shared" / "traces" / "KTH-SP2-1996-2.swf.gz"
+TRACE_TARGETS = ("LOS-F1",) if KTH.is_file() else ()
+TARGETS = (*HRF_TARGETS, *TRACE_TARGETS, *LOS_TARGETS)
+# Targets with registered claims (LOS-CS20 only feeds the C_s of LOS-F7 and LOS-F9).
+CLAIM_TARGETS = {*HRF_TARGETS, "LOS-F1", *LOS_TARGETS} - {"LOS-CS20"}
 COPIED = ("Snakefile", "workflow", "profiles/default", "config", ".test/config", "src")
 
 if shutil.which("snakemake", path=str(Path(sys.executable).parent)) is None:
     pytest.skip("snakemake is not installed beside this Python", allow_module_level=True)
 
 
-def snakemake(workdir: Path, *args: str, timeout: float = 170.0) -> subprocess.CompletedProcess:
+def snakemake(workdir: Path, *args: str, config: tuple[str, ...] = (),
+              timeout: float = 300.0) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["PYTHONPATH"] = str(workdir / "src")
-    return subprocess.run(["snakemake", "--cores", "2", "--configfile", CONFIG, *args],
+    items = (f"traces={{KTH-SP2: {KTH}}}", *config) if KTH.is_file() else config
+    extra = ("--config", *items) if items else ()
+    return subprocess.run(["snakemake", "--cores", "2", "--configfile", CONFIG, *extra, *args],
                           cwd=workdir, env=env, capture_output=True, text=True,
                           timeout=timeout, check=False)
 
@@ -74,17 +86,40 @@ def test_every_target_has_a_table_and_figures(workdir: Path) -> None:
     assert len(f7) == 8 * 3 and set(f7["n_points"]) == {4}
 
 
+def test_los_tables_carry_the_load_knob_and_the_chosen_cs(workdir: Path) -> None:
+    tables = workdir / "results" / "tables"
+    f7 = pd.read_csv(tables / "LOS-F7.csv")
+    assert len(f7) == 3 * 2 and set(f7["n_seeds"]) == {2}
+    for column in ("utilization_mean", "AWT_ci_half", "slowdown_mean", "BSLD_mean",
+                   "max_wait_mean", "barr_mean", "offered_load_mean"):
+        assert f7[column].notna().all(), column
+    dlos = f7[f7["policy"] == "Delayed-LOS"]
+    cs20 = pd.read_csv(tables / "LOS-CS20.csv")
+    cs20 = cs20[cs20["policy"] == "Delayed-LOS"].sort_values(["AWT_mean", "c_s"])
+    assert set(dlos["c_s"]) == {cs20["c_s"].iloc[0]}
+    assert f7[f7["policy"] != "Delayed-LOS"]["c_s"].isna().all()
+    t4 = pd.read_csv(tables / "LOS-T4.csv")
+    assert list(t4["metric"]) == ["Utilization", "Job waiting time", "Slowdown"]
+    assert {"LOS_ours", "LOS_paper", "easy_ours", "easy_paper"} <= set(t4.columns)
+    if TRACE_TARGETS:
+        f1 = pd.read_csv(tables / "LOS-F1.csv")
+        assert set(f1["n_seeds"]) == {2}
+        assert (abs(f1["offered_load_mean"] - f1["load"]) < 1e-9).all()
+
+
 def test_claims_table(workdir: Path) -> None:
     result = pd.read_csv(workdir / "results" / "claims.csv", keep_default_na=False)
     assert list(result.columns) == ["target", "claim_id", "statement", "paper_value",
                                     "our_value", "verdict", "note"]
-    assert set(result["target"]) == set(TARGETS)
+    assert set(result["target"]) == CLAIM_TARGETS
     assert set(result["verdict"]) <= {"reproduced", "not reproduced", "not checkable"}
     t1 = result[result["claim_id"] == "T1-att"].iloc[0]
     assert t1["verdict"] == "reproduced"
     assert (workdir / "results" / "summary.html").stat().st_size > 10000
     for target in TARGETS:
         assert (workdir / "results" / "claims" / f"{target}.rst").read_text().strip()
+    los = result[result["target"].str.startswith("LOS")]
+    assert (los[los["claim_id"].str.endswith("-order")]["paper_value"] != "").all()
 
 
 def test_run_files_carry_provenance_and_are_reproducible(workdir: Path) -> None:
@@ -102,6 +137,27 @@ def test_run_files_carry_provenance_and_are_reproducible(workdir: Path) -> None:
     assert again.read_bytes() == run.read_bytes()
 
 
+def test_los_workload_and_run_files_are_reproducible(workdir: Path) -> None:
+    """A calibrated CWF workload and a load-sweep point with its derived C_s, redone by hand."""
+    env = dict(os.environ, PYTHONPATH=str(workdir / "src"))
+    workload = workdir / "results" / "workloads" / "los" / "ps0.2_pd0_load0.9" / "seed2.cwf"
+    again = workdir / "again.cwf"
+    subprocess.run([sys.executable, "-m", "schedsim.cli", "generate", "lublin-los", "--jobs",
+                    "120", "--seed", "2", "--param", "load=0.9", "--param",
+                    "load_tolerance=0.001", "--param", "pd=0.0", "--param", "pe=0.0",
+                    "--param", "pr=0.0", "--param", "ps=0.2", "--out", str(again)],
+                   cwd=workdir, env=env, check=True, capture_output=True)
+    assert again.read_bytes() == workload.read_bytes()
+    run = workdir / "results" / "runs" / "LOS-F7" / "Delayed-LOS" / "ps0.2_pd0_load0.9.parquet"
+    code = pq.read_schema(run).metadata[b"schedsim.code_version"].decode()
+    rerun = workdir / "again.parquet"
+    subprocess.run([sys.executable, "-m", "schedsim.experiments", "run-point", "--config", CONFIG,
+                    "--target", "LOS-F7", "--policy", "Delayed-LOS", "--point",
+                    "ps0.2_pd0_load0.9", "--code-version", code, "--out", str(rerun)],
+                   cwd=workdir, env=env, check=True, capture_output=True)
+    assert rerun.read_bytes() == run.read_bytes()
+
+
 def test_second_run_does_nothing(workdir: Path) -> None:
     result = snakemake(workdir)
     assert result.returncode == 0, output(result)
@@ -110,7 +166,7 @@ def test_second_run_does_nothing(workdir: Path) -> None:
 
 def test_one_policy_parameter_change_reruns_only_that_policy(workdir: Path) -> None:
     change = "hrf={policy_params: {HRFBf: {min_revenue: 1.0}}}"
-    result = snakemake(workdir, "-n", "--config", change)
+    result = snakemake(workdir, "-n", config=(change,))
     assert result.returncode == 0, output(result)
     text = output(result)
     # HRFBf points of the .test config: F5 3 x 3, F6 4 x 3, F7 2 x 3.
@@ -129,7 +185,16 @@ def test_simulator_change_reruns_simulations_not_workloads(workdir: Path) -> Non
     finally:
         moldable.write_text(original)
     assert result.returncode == 0, output(result)
-    assert job_count(output(result), "simulate") == 90
+    # The 90 HRF simulations, and the LOS load-sweep points that read their C_s from a
+    # C_s sweep's table (rewritten because the analysis code, the whole package, changed).
+    import yaml
+
+    from schedsim.experiments.common import build_plan
+
+    plan = build_plan(yaml.safe_load((workdir / CONFIG).read_text()), base=workdir)
+    derived = sum(1 for spec in plan.points.values() if spec.get("derived"))
+    assert derived == 14
+    assert job_count(output(result), "simulate") == 90 + derived
     assert job_count(output(result), "generate_workload") == 0
 
 
@@ -146,6 +211,7 @@ def test_report(workdir: Path) -> None:
     for target in TARGETS:
         assert f"{target}.png" in page
     assert "F5-awt-rises" in page  # the claims reach the figure captions
+    assert "F7-dlos-best-wait" in page and "cs_from" in page
     assert "System Message" not in page  # captions render without reST errors
 
 
@@ -164,9 +230,10 @@ def test_full_config_plan_matches_the_documented_granularity() -> None:
     from schedsim.experiments.common import build_plan
 
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
-    plan = build_plan(config)
-    assert len(plan.workloads) == 3 * 20
-    assert {t: len(r) for t, r in plan.runs_of.items()} == {
+    config["los"]["targets"]["LOS-F1"]["missing_trace"] = "skip"
+    plan = build_plan(config, base=ROOT)
+    assert len(plan.workloads) == 3 * 20 + 7 * 6 * 20  # HRF; LOS (tests/test_experiments_los.py)
+    assert {t: len(r) for t, r in plan.runs_of.items() if t.startswith("HRF")} == {
         "HRF-T1": 0, "HRF-F5": 2 * 3 * 8, "HRF-F6": 2 * 3 * 10, "HRF-F7": 8 * 3 * 8}
     spec = plan.points["results/runs/HRF-F7/HRFBf/middle_alpha0.7.parquet"]
     assert spec["inner"] == {"threshold": [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]}

@@ -1,7 +1,8 @@
 """Figures from aggregated tables: one figure per target, PNG and PDF.
 
 Panels mirror the paper's: (a), (b), (c) = one workload variant each (HRF:
-light, middle, heavy load). Every point carries its 95% confidence interval as an
+light, middle, heavy load); LOS: one panel per metric (utilization, wait) and
+one row per workload case. Every point carries its 95% confidence interval as an
 error bar. Output is byte-reproducible: no creation date or software version is
 written into the files, and both are written to a temporary file and renamed.
 """
@@ -160,6 +161,138 @@ def _gantt(ax: Axes, part: pd.DataFrame, procs: int) -> None:
     ax.set_xlim(0, float(part["end"].max()) + 1)
 
 
+# ----------------------------------------------------------------------------- LOS family
+
+LOS_METRIC_LABELS = {"utilization": "mean utilization", "AWT": "mean wait (s)",
+                     "slowdown": "slowdown", "BSLD": "mean bounded slowdown",
+                     "max_wait": "max wait (s)"}
+LOS_COLORS = ("#1b5e9e", "#c2571a", "#2e8540", "#7b3294", "#b8860b", "#555555")
+
+
+def _policy_name(spec: Mapping[str, Any], policy: str) -> str:
+    from schedsim.experiments.los import show
+
+    return show(policy, spec.get("policy_labels"))
+
+
+def _style(index: int) -> dict[str, Any]:
+    return {"color": LOS_COLORS[index % len(LOS_COLORS)], "marker": MARKERS[index % len(MARKERS)],
+            "linestyle": LINESTYLES[index % len(LINESTYLES)]}
+
+
+def _flat_line(ax: Axes, xs: Sequence[float], part: pd.DataFrame, metric: str,
+               name: str, style: Mapping[str, Any]) -> None:
+    """A policy without the swept parameter: its mean as a line, its 95% CI as a band."""
+    mean = float(part[f"{metric}_mean"].iloc[0])
+    half = float(part[f"{metric}_ci_half"].fillna(0.0).iloc[0])
+    lo, hi = min(xs), max(xs)
+    ax.plot([lo, hi], [mean, mean], color=style["color"], linestyle=style["linestyle"],
+            linewidth=1.2, label=f"{name} (no C_s)")
+    ax.fill_between([lo, hi], [mean - half] * 2, [mean + half] * 2, color=style["color"],
+                    alpha=0.15, linewidth=0)
+
+
+def cs_sweep_figure(table: pd.DataFrame, spec: Mapping[str, Any]) -> Figure:
+    """LOS paper Figs. 5-6: utilization and wait vs C_s; policies without C_s as bands."""
+    from schedsim.experiments.los import best_cs
+
+    metrics, xs = spec["figure_metrics"], spec["sweep"]["c_s"]
+    best = best_cs(table, spec["cs_policy"], spec.get("cs_metric", "AWT"))
+    panel = spec["panels"][0]
+    with matplotlib.rc_context(STYLE):
+        fig, axes = panels(len(metrics))
+        for index, (ax, metric) in enumerate(zip(axes, metrics, strict=True)):
+            for p_index, policy in enumerate(spec["policies"]):
+                part = table[table["policy"] == policy].sort_values("c_s")
+                name, style = _policy_name(spec, policy), _style(p_index)
+                if part["c_s"].notna().any():
+                    errorbar(ax, part["c_s"].to_numpy(), part, metric, label=name, **style)
+                else:
+                    _flat_line(ax, xs, part, metric, name, style)
+            ax.axvline(best, color="grey", linestyle=":", linewidth=1,
+                       label=f"best C_s = {best} (lowest mean {spec.get('cs_metric', 'AWT')})")
+            ax.set_title(f"({PANEL_LETTERS[index]}) {LOS_METRIC_LABELS.get(metric, metric)}")
+            ax.set_xlabel("maximum skip count C_s")
+            ax.grid(alpha=0.3)
+        outside_legend(fig, axes[0], columns=len(spec["policies"]) + 1)
+        fig.suptitle(f"{spec['target']}: load {table['load'].iloc[0]:g}, P_S {panel['ps']:g}; "
+                     f"mean of {_seeds(table)} seeds, 95% CI", fontsize=9)
+    return fig
+
+
+def _panel_name(panel: Mapping[str, Any]) -> str:
+    if "ps" not in panel:
+        return str(panel["name"])
+    text = f"P_S {panel['ps']:g}" + (f", P_D {panel['pd']:g}" if panel["pd"] else "")
+    text += ", elastic" if panel["elastic"] else ""
+    return text if panel["name"] == f"ps{panel['ps']:g}" else f"{panel['name']}: {text}"
+
+
+def load_sweep_figure(table: pd.DataFrame, spec: Mapping[str, Any]) -> Figure:
+    """LOS paper Figs. 1, 7-11: metrics vs offered load; one row of panels per workload case."""
+    metrics, rows = spec["figure_metrics"], spec["panels"]
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(4.6 * len(metrics), 3.4 * len(rows)), layout="constrained")
+        grid = fig.subplots(len(rows), len(metrics), squeeze=False)
+        for r_index, panel in enumerate(rows):
+            part = table[table["panel"].astype(str) == str(panel["name"])]
+            for c_index, metric in enumerate(metrics):
+                ax = grid[r_index][c_index]
+                _load_lines(ax, part, panel["policies"], metric, spec)
+                letter = PANEL_LETTERS[r_index * len(metrics) + c_index]
+                ax.set_title(f"({letter}) {_panel_name(panel)}: "
+                             f"{LOS_METRIC_LABELS.get(metric, metric)}")
+                ax.set_xlabel("offered load")
+                ax.grid(alpha=0.3)
+                ax.legend(frameon=False)
+        what = "trace segments" if spec["kind"] == "trace-sweep" else "seeds"
+        fig.suptitle(f"{spec['target']}: mean of {_seeds(table)} {what}, 95% CI", fontsize=9)
+    return fig
+
+
+def _load_lines(ax: Axes, part: pd.DataFrame, policies: Sequence[str], metric: str,
+                spec: Mapping[str, Any]) -> None:
+    for p_index, policy in enumerate(policies):
+        rows = part[part["policy"] == policy].sort_values("load")
+        if rows.empty:
+            continue
+        name = _policy_name(spec, policy)
+        if rows["c_s"].notna().any():
+            name += f" (C_s = {int(rows['c_s'].dropna().iloc[0])})"
+        shift = dodge(part["load"], p_index, len(policies))
+        errorbar(ax, rows["load"].to_numpy() + shift, rows, metric, label=name,
+                 **_style(p_index))
+
+
+def improvement_figure(table: pd.DataFrame, spec: Mapping[str, Any]) -> Figure:
+    """LOS paper Tables IV-VII as bars: our maximum % improvement (95% CI) beside the paper's."""
+    baselines = spec["baselines"]
+    width = 0.8 / (2 * len(baselines))
+    with matplotlib.rc_context(STYLE):
+        fig, (ax,) = panels(1, width=6.4, height=3.8)
+        for b_index, baseline in enumerate(baselines):
+            ours = table[f"{baseline}_ours"].to_numpy()
+            low = (ours - table[f"{baseline}_ci_low"].to_numpy()).clip(min=0)
+            high = (table[f"{baseline}_ci_high"].to_numpy() - ours).clip(min=0)
+            xs = [i + (2 * b_index - len(baselines) + 0.5) * width for i in range(len(table))]
+            name = _policy_name(spec, baseline)
+            ax.bar(xs, ours, width=width, color=LOS_COLORS[b_index], label=f"ours vs {name}",
+                   yerr=[low, high], capsize=2, error_kw={"linewidth": 0.8})
+            ax.bar([x + width for x in xs], table[f"{baseline}_paper"], width=width,
+                   color="white", edgecolor=LOS_COLORS[b_index], hatch="//",
+                   label=f"paper vs {name}")
+        ax.set_xticks(range(len(table)), list(table["metric"]))
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.set_ylabel("maximum % improvement over the loads")
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(frameon=False)
+        fig.suptitle(f"{spec['target']}: {_policy_name(spec, spec['policy'])} over "
+                     f"{' and '.join(_policy_name(spec, b) for b in baselines)} "
+                     f"({spec['sources'][0]}, panel {spec['panel']}); bars: 95% CI at the "
+                     "load of the maximum", fontsize=9)
+    return fig
+
+
 def _seeds(table: pd.DataFrame) -> str:
     counts = sorted(set(int(n) for n in table["n_seeds"])) if "n_seeds" in table else []
     return "/".join(str(c) for c in counts) or "?"
@@ -169,6 +302,10 @@ FIGURE_KINDS: dict[str, Callable[[pd.DataFrame, Mapping[str, Any]], Figure]] = {
     "sweep": sweep_figure,
     "combined": combined_figure,
     "example": example_figure,
+    "cs-sweep": cs_sweep_figure,
+    "load-sweep": load_sweep_figure,
+    "trace-sweep": load_sweep_figure,
+    "improvement": improvement_figure,
 }
 
 

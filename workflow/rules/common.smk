@@ -14,7 +14,8 @@ from schedsim.experiments import common as experiments  # noqa: E402
 
 validate(config, "../schemas/config.schema.yaml")
 
-PLAN = experiments.build_plan(config)
+# Relative trace paths (`traces:`) are read from the repository root.
+PLAN = experiments.build_plan(config, base=workflow.basedir)
 SRC = Path(workflow.basedir) / "src" / "schedsim"
 
 
@@ -51,6 +52,7 @@ wildcard_constraints:
     family="[a-z]+",
     variant="[A-Za-z0-9_.-]+",
     seed="[0-9]+",
+    ext="swf|cwf",
     target="[A-Z]+-[A-Z0-9]+",
     policy="[A-Za-z0-9_+-]+",
     point="[A-Za-z0-9_.+-]+",
@@ -60,7 +62,9 @@ wildcard_constraints:
 
 
 def workload_entry(wildcards):
-    path = f"results/workloads/{wildcards.family}/{wildcards.variant}/seed{wildcards.seed}.swf"
+    path = "results/workloads/{}/{}/seed{}.{}".format(
+        wildcards.family, wildcards.variant, wildcards.seed, wildcards.ext
+    )
     if path not in PLAN.workloads:
         raise ValueError(f"{path} is not a workload of the configured families")
     return PLAN.workloads[path]
@@ -100,7 +104,11 @@ def point_entry(wildcards):
 
 
 def point_workloads(wildcards):
-    return list(point_entry(wildcards)["workloads"].values())
+    """Workload files (or the trace) of a point, and the tables its derived
+    parameters are read from (e.g. a load sweep's best C_s)."""
+    entry = point_entry(wildcards)
+    tables = [rule["table"] for rule in entry.get("derived", {}).values()]
+    return list(dict.fromkeys([*entry["workloads"].values(), *tables]))
 
 
 def point_code(wildcards):

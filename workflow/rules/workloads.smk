@@ -4,11 +4,11 @@
 
 rule generate_workload:
     output:
-        "results/workloads/{family}/{variant}/seed{seed}.swf",
+        "results/workloads/{family}/{variant}/seed{seed}.{ext}",
     log:
-        "logs/generate_workload/{family}/{variant}/seed{seed}.log",
+        "logs/generate_workload/{family}/{variant}/seed{seed}.{ext}.log",
     benchmark:
-        "results/benchmarks/generate_workload/{family}/{variant}/seed{seed}.tsv"
+        "results/benchmarks/generate_workload/{family}/{variant}/seed{seed}.{ext}.tsv"
     conda:
         "../envs/schedsim.yaml"
     resources:

@@ -105,7 +105,8 @@ def _point_spec(args: argparse.Namespace) -> dict[str, Any]:
         return json.loads(args.spec)
     if not (args.config and args.target and args.policy and args.point):
         raise InputError("give --spec, or --config with --target, --policy and --point")
-    return common.find_point(_load_config(args.config), args.target, args.policy, args.point)
+    spec = common.find_point(_load_config(args.config), args.target, args.policy, args.point)
+    return json.loads(common.canonical_json(spec))  # key order as the workflow passes it
 
 
 def _target_spec(args: argparse.Namespace) -> dict[str, Any]:
@@ -155,7 +156,8 @@ def cmd_aggregate(args: argparse.Namespace) -> int:
 def aggregate_tables(spec: dict[str, Any], runs: Sequence[str]) -> tuple[Any, Any]:
     """The aggregated table of one target and its per-seed table.
 
-    An example target is computed directly (its per-seed table is the same table).
+    An example target is computed directly, a derived one from the tables of its
+    ``sources`` (given in ``runs``); their per-seed table is the same table.
     """
     import pandas as pd
 
@@ -163,6 +165,9 @@ def aggregate_tables(spec: dict[str, Any], runs: Sequence[str]) -> tuple[Any, An
 
     if spec["kind"] == "example":
         table = common.family(spec["family"]).example_table(spec["target"])
+        return table, table
+    if spec.get("sources"):  # computed from other targets' tables (given as the inputs)
+        table = common.family(spec["family"]).derived_table(spec, runs)
         return table, table
     if not runs:
         raise InputError(f"{spec['target']}: no run files given")

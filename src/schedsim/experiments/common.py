@@ -1,7 +1,7 @@
 """Config section -> workloads, simulation points and targets; running one point.
 
-Shared by every paper family (HRF now; LOS, IHAP, GOAL, SLACK plug in the same
-way). A family section of the config lists its targets; each sweep target names
+Shared by every paper family (HRF and LOS now; IHAP, GOAL, SLACK plug in the
+same way). A family section of the config lists its targets; each sweep target names
 its policies and a ``sweep`` (parameter -> values). One simulation *point* is one
 (target, policy, combination of the swept parameters not listed in ``inner``);
 the parameters in ``inner`` and all seeds run inside the point (one Snakemake
@@ -18,6 +18,7 @@ import hashlib
 import importlib
 import itertools
 import json
+import math
 import os
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
@@ -29,9 +30,11 @@ from schedsim import __version__
 
 FAMILY_MODULES: dict[str, str] = {
     "hrf": "schedsim.experiments.hrf",
+    "los": "schedsim.experiments.los",
 }
 METRICS = ("ATT", "AWT", "ART", "BSLD", "max_wait", "utilization", "makespan")
 RESULTS = "results"
+TRACE_MODEL = "trace"  # the "model" of a point that reads a real log (spec["trace"])
 SEEDS_SUFFIX = ".seeds"  # results/tables/<target>.seeds.csv: per-seed values of a target
 
 
@@ -107,8 +110,8 @@ def seeds_of(config: Mapping[str, Any], section: Mapping[str, Any]) -> list[int]
     return list(range(start, start + int(block.get("count", 1))))
 
 
-def workload_path(family: str, variant: str, seed: int) -> str:
-    return f"{RESULTS}/workloads/{family}/{variant}/seed{seed}.swf"
+def workload_path(family: str, variant: str, seed: int, ext: str = "swf") -> str:
+    return f"{RESULTS}/workloads/{family}/{variant}/seed{seed}.{ext}"
 
 
 def canonical_json(data: Any) -> str:
@@ -192,7 +195,9 @@ def simulation_code_version(root: str | Path, policy: str, model: str) -> str:
     from schedsim.workloads.base import get_model
 
     try:
-        roots = [get_policy(policy).factory.__module__, get_model(model).generate.__module__]
+        roots = [get_policy(policy).factory.__module__]
+        if model != TRACE_MODEL:
+            roots.append(get_model(model).generate.__module__)
     except InputError:
         return code_version(root)
     return hash_files(Path(root), import_closure(root, [*roots, __name__]))
@@ -243,6 +248,7 @@ class SweepFamily:
 
     name = ""
     variant_column = "variant"
+    workload_ext = "swf"
     example_targets: tuple[str, ...] = ()
 
     def variants(self, section: Mapping[str, Any]) -> list[Variant]:
@@ -260,6 +266,24 @@ class SweepFamily:
 
     def targets(self, section: Mapping[str, Any]) -> list[str]:
         return [t for t, spec in section.get("targets", {}).items() if spec.get("enabled", True)]
+
+    def plan_targets(self, config: Mapping[str, Any], section: Mapping[str, Any],
+                     base: Path) -> list[str]:
+        """The targets to plan (a family may drop some, e.g. for a missing trace)."""
+        return self.targets(section)
+
+    def plan_target(self, config: Mapping[str, Any], section: Mapping[str, Any], target: str,
+                    seeds: Sequence[int], base: Path) -> tuple[dict[str, dict[str, Any]],
+                                                               list[str]]:
+        """Point specs (run path -> spec) of ``target`` and the aggregate step's inputs."""
+        specs = {point.run_path: point_spec(point, section, seeds, self.variant_column,
+                                            self.workload_ext)
+                 for point in self.points(section, target)}
+        return specs, list(specs)
+
+    def derived_table(self, spec: Mapping[str, Any], inputs: Sequence[str]) -> Any:
+        """The table of a target computed from other targets' tables (``spec['sources']``)."""
+        raise NotImplementedError(f"{self.name}: no derived target {spec['target']}")
 
     def points(self, section: Mapping[str, Any], target: str) -> list[Point]:
         spec = section["targets"][target]
@@ -331,15 +355,25 @@ def enabled_families(config: Mapping[str, Any]) -> list[str]:
 # ----------------------------------------------------------------------------- plan
 
 
-def build_plan(config: Mapping[str, Any]) -> Plan:
-    """Files and jobs of every enabled family."""
+def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Plan:
+    """Files and jobs of every enabled family.
+
+    ``base`` is the directory relative trace paths (``traces:``) are read from:
+    the repository root in the workflow, the current directory by default.
+    """
     plan = Plan()
+    root = Path(base) if base is not None else Path.cwd()
     for name in enabled_families(config):
         fam, section = family(name), config[name]
         seeds = seeds_of(config, section)
         _plan_workloads(plan, fam, section, seeds)
-        for target in fam.targets(section):
-            _plan_target(plan, fam, section, target, seeds)
+        for target in fam.plan_targets(config, section, root):
+            if target in plan.targets:
+                raise ValueError(f"target {target} appears in two families")
+            plan.targets[target] = fam.target_spec(section, target)
+            points, inputs = fam.plan_target(config, section, target, seeds, root)
+            plan.points.update(points)
+            plan.runs_of[target] = inputs
         plan.claim_settings[name] = dict(section.get("claims", {}))
     return plan
 
@@ -349,23 +383,12 @@ def _plan_workloads(plan: Plan, fam: SweepFamily, section: Mapping[str, Any],
     for variant in fam.variants(section):
         spec = fam.workload_spec(section, variant)
         for seed in seeds:
-            plan.workloads[workload_path(fam.name, variant.name, seed)] = {**spec, "seed": seed}
-
-
-def _plan_target(plan: Plan, fam: SweepFamily, section: Mapping[str, Any], target: str,
-                 seeds: Sequence[int]) -> None:
-    if target in plan.targets:
-        raise ValueError(f"target {target} appears in two families")
-    plan.targets[target] = fam.target_spec(section, target)
-    runs = []
-    for point in fam.points(section, target):
-        plan.points[point.run_path] = point_spec(point, section, seeds, fam.variant_column)
-        runs.append(point.run_path)
-    plan.runs_of[target] = runs
+            path = workload_path(fam.name, variant.name, seed, fam.workload_ext)
+            plan.workloads[path] = {**spec, "seed": seed}
 
 
 def point_spec(point: Point, section: Mapping[str, Any], seeds: Sequence[int],
-               variant_column: str = "variant") -> dict[str, Any]:
+               variant_column: str = "variant", ext: str = "swf") -> dict[str, Any]:
     """Everything ``run-point`` needs, as plain JSON-able data."""
     return {
         "family": point.family, "target": point.target, "policy": point.policy,
@@ -375,7 +398,8 @@ def point_spec(point: Point, section: Mapping[str, Any], seeds: Sequence[int],
         "model": section["workload"]["model"], "fixed": dict(point.fixed),
         "params": dict(point.params), "inner": {k: list(v) for k, v in point.inner.items()},
         "seeds": list(seeds),
-        "workloads": {str(s): workload_path(point.family, point.variant.name, s) for s in seeds},
+        "workloads": {str(s): workload_path(point.family, point.variant.name, s, ext)
+                      for s in seeds},
     }
 
 
@@ -393,6 +417,16 @@ def find_point(config: Mapping[str, Any], target: str, policy: str, point: str) 
 # ----------------------------------------------------------------------------- running
 
 
+@dataclass
+class LoadedWorkload:
+    """One seed's input of a point: jobs, elastic commands, machine, and what to record."""
+
+    jobs: list[Any]
+    changes: list[Any]
+    machine: Any
+    info: dict[str, float] = field(default_factory=dict)
+
+
 def read_jobs(model: str, path: str) -> list[Any]:
     """Jobs of a workload file written by ``model`` (moldable readers where needed)."""
     if model == "cirne01":
@@ -404,35 +438,133 @@ def read_jobs(model: str, path: str) -> list[Any]:
     return load_workload(path).jobs
 
 
-def simulate_once(jobs: Sequence[Any], procs: int, policy: str,
-                  params: Mapping[str, Any]) -> dict[str, float]:
-    """One simulation -> the summary metrics under the names used in tables."""
+def read_workload(spec: Mapping[str, Any], path: str) -> LoadedWorkload:
+    """The generated workload file of a point: CWF files keep commands and their unit.
+
+    With ``spec['workload_info']`` the row also records the file's offered load and
+    the ``barr`` its header names (``lublin-los`` load calibration), else NaN.
+    """
+    from schedsim.machine import Machine
+
+    procs = int(spec["procs"])
+    if not path.endswith(".cwf"):
+        return LoadedWorkload(read_jobs(spec["model"], path), [], Machine(procs))
+    from schedsim.workloads.cwf import read_cwf
+    from schedsim.workloads.scaling import offered_load
+
+    jobs, changes, header = read_cwf(path)
+    loaded = LoadedWorkload(jobs, changes, Machine(procs, unit=header.allocation_unit() or 1))
+    if spec.get("workload_info"):
+        barr = header.header_value("Barr")
+        loaded.info = {"offered_load": offered_load(jobs, procs),
+                       "barr": float(barr) if barr else math.nan}
+    return loaded
+
+
+def trace_workloads(spec: Mapping[str, Any]) -> dict[int, LoadedWorkload]:
+    """A real log cut into segments (the point's "seeds"), each scaled to the point's load.
+
+    ``spec['trace']``: path, estimates (requested or exact), segments, max_jobs, load.
+    """
+    from schedsim.workloads.load import load_workload
+    from schedsim.workloads.scaling import offered_load, scale_to_load, segments
+
+    trace = spec["trace"]
+    procs = int(spec["procs"])
+    log = load_workload(trace["path"], procs=procs, estimates=trace["estimates"])
+    parts = segments(log.jobs, int(trace["segments"]), trace.get("max_jobs"))
+    out = {}
+    for seed in spec["seeds"]:
+        part = parts[int(seed) - 1]
+        out[int(seed)] = LoadedWorkload(scale_to_load(part, procs, float(trace["load"])), [],
+                                        log.machine,
+                                        {"offered_load": float(trace["load"]),
+                                         "natural_load": offered_load(part, procs)})
+    return out
+
+
+def point_workloads(spec: Mapping[str, Any]) -> dict[int, LoadedWorkload]:
+    """Seed -> the workload of that seed, for every seed of the point."""
+    if spec.get("trace"):
+        return trace_workloads(spec)
+    return {int(seed): read_workload(spec, spec["workloads"][str(seed)])
+            for seed in spec["seeds"]}
+
+
+def resolve_derived(derived: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """Parameters taken from another target's aggregated table (e.g. the best C_s).
+
+    Each entry: ``table`` (CSV), ``where`` (column -> value the rows must have),
+    ``argmin`` (column minimised), ``column`` (the value taken). Ties go to the
+    smallest value of ``column``.
+    """
+    import csv
+
+    out: dict[str, Any] = {}
+    for name, rule in derived.items():
+        with open(rule["table"], encoding="utf-8", newline="") as handle:
+            rows = [r for r in csv.DictReader(handle)
+                    if all(_same(r.get(k), v) for k, v in rule["where"].items())
+                    and r.get(rule["column"]) not in (None, "")]
+        if not rows:
+            raise ValueError(f"{rule['table']}: no row with {rule['where']} to choose "
+                             f"{name} from")
+        best = min(rows, key=lambda r: (float(r[rule["argmin"]]), float(r[rule["column"]])))
+        value = float(best[rule["column"]])
+        out[name] = int(value) if value.is_integer() else value
+    return out
+
+
+def _same(text: str | None, value: Any) -> bool:
+    if text is None:
+        return False
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return text == str(value)
+    try:
+        return abs(float(text) - float(value)) < 1e-9
+    except ValueError:
+        return False
+
+
+def simulate_once(jobs: Sequence[Any], procs: int, policy: str, params: Mapping[str, Any],
+                  changes: Sequence[Any] = (), machine: Any = None) -> dict[str, float]:
+    """One simulation -> the summary metrics under the names used in tables.
+
+    ``slowdown`` is the LOS paper's (mean wait + mean run) / mean run of the run.
+    """
     from schedsim.engine import simulate
     from schedsim.machine import Machine
     from schedsim.metrics import summarize
     from schedsim.policies.registry import make_policy
 
-    machine = Machine(procs)
-    summary = summarize(simulate(jobs, machine, make_policy(policy, params, machine)))
+    machine = machine if machine is not None else Machine(procs)
+    summary = summarize(simulate(jobs, machine, make_policy(policy, params, machine), changes))
     return {"jobs": summary.jobs, "ATT": summary.mean_response, "AWT": summary.mean_wait,
             "ART": summary.mean_runtime, "BSLD": summary.mean_bounded_slowdown,
             "max_wait": summary.max_wait, "utilization": summary.utilization,
-            "makespan": summary.makespan}
+            "makespan": summary.makespan, "slowdown": summary.slowdown_of_means}
 
 
 def run_point(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """All seeds (and inner parameter values) of one point: one row per simulation."""
+    """All seeds (and inner parameter values) of one point: one row per simulation.
+
+    ``spec['derived']`` parameters are read from their tables first;
+    ``spec['columns']`` names columns every row has (NaN when not set).
+    """
     inner = spec["inner"]
+    derived = resolve_derived(spec.get("derived", {}))
+    always = {name: math.nan for name in spec.get("columns", [])}
     rows = []
-    for seed in spec["seeds"]:
-        jobs = read_jobs(spec["model"], spec["workloads"][str(seed)])
+    for seed, workload in point_workloads(spec).items():
         for combo in itertools.product(*inner.values()):
-            swept = {**spec["params"], **dict(zip(inner, combo, strict=True))}
-            metrics = simulate_once(jobs, spec["procs"], spec["policy"],
-                                    {**spec["fixed"], **swept})
+            swept = {**spec["params"], **derived, **dict(zip(inner, combo, strict=True))}
+            metrics = simulate_once(workload.jobs, spec["procs"], spec["policy"],
+                                    {**spec["fixed"], **swept}, workload.changes,
+                                    workload.machine)
             rows.append({"target": spec["target"], "policy": spec["policy"],
                          "point": spec["point"], spec["variant_column"]: spec["variant"],
-                         **spec["labels"], **swept, "seed": int(seed), **metrics})
+                         **spec["labels"], **always, **swept, "seed": int(seed),
+                         **workload.info, **metrics})
     return rows
 
 

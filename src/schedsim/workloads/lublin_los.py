@@ -110,6 +110,13 @@ def _param_specs() -> tuple[ParamSpec, ...]:
                   low=1.0, high=1e7),
         ParamSpec("reduction_mean", float, 1800.0, "mean RT amount, s (exponential; our choice)",
                   low=1.0, high=1e7),
+        ParamSpec("load", float, 0.0,
+                  "target offered load; 0 = off, else barr is calibrated for this seed and "
+                  "job count so that the workload's offered load is this (barr is ignored)",
+                  low=0.0, high=1.0),
+        ParamSpec("load_tolerance", float, 0.001,
+                  "with load > 0: largest |offered load - load| accepted by the calibration",
+                  low=1e-6, high=0.1),
     )
 
 
@@ -298,12 +305,32 @@ def cwf_header(workload: LosWorkload, config: LosConfig, notes: Sequence[str]) -
 
 
 def _generate_text(jobs: int, seed: int, values: Mapping[str, Any]) -> str:
+    values, calibration = calibrated_values(jobs, seed, values)
     config = LosConfig.from_values(values)
     workload = generate_from_config(jobs, seed, config)
     notes = (f"schedsim {MODEL_NAME}, seed {seed}",
              f"parameters: {changed_params(values, PARAMS)}",
              "requested time (field 9) = exact runtime")
-    return format_cwf(workload.jobs, workload.changes, cwf_header(workload, config, notes))
+    return format_cwf(workload.jobs, workload.changes,
+                      [*cwf_header(workload, config, notes), *calibration])
+
+
+def calibrated_values(jobs: int, seed: int,
+                      values: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """``values`` with barr calibrated to ``load`` for this seed (when load > 0).
+
+    Returns the values and the header lines recording the calibration
+    (``; TargetLoad:``, ``; Barr:``, ``; OfferedLoad:``); none when load is 0.
+    """
+    target = values["load"]
+    if target <= 0:
+        return dict(values), []
+    others = {k: v for k, v in values.items() if k not in ("barr", "load", "load_tolerance")}
+    barr = find_barr_for_load(target, jobs=jobs, seeds=(seed,),
+                              tolerance=values["load_tolerance"], **others)
+    measured = measure_load(barr, jobs, (seed,), **others)
+    return {**values, "barr": barr}, [f"; TargetLoad: {target:g}", f"; Barr: {barr:.10g}",
+                                      f"; OfferedLoad: {measured:.10g}"]
 
 
 MODEL = register(WorkloadModel(

@@ -1,0 +1,457 @@
+"""LOS family: point planning, derived C_s, improvement tables, claims (every verdict).
+
+Claim checks run on synthetic per-seed tables aggregated the way the workflow does
+(``schedsim.stats``), so their columns are those of ``results/tables/<target>.csv``
+and ``<target>.seeds.csv``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+import yaml
+
+from schedsim import claims
+from schedsim.claims import NOT_CHECKABLE, NOT_REPRODUCED, REPRODUCED, Outcome
+from schedsim.experiments import los
+from schedsim.experiments.common import build_plan, resolve_derived, run_point
+from schedsim.jobs import Job
+from schedsim.stats import seed_means, summarize_seeds
+from schedsim.workloads.cwf import read_cwf
+from schedsim.workloads.lublin_los import generate_los
+from schedsim.workloads.scaling import offered_load, scale_to_load, segments
+
+ROOT = Path(__file__).resolve().parents[1]
+SETTINGS = {"trend_min_rho": 0.7, "flat_max_cv": 0.05, "fall_until": 8, "f5_flat_from": 8,
+            "f6_flat_from": 4, "close_max_rel": 0.1, "order_factor": 2.0}
+SEEDS = range(1, 6)
+LOADS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+KEYS = ["policy", "workload", "c_s", "panel", "load"]
+
+
+# ----------------------------------------------------------------------------- planning
+
+
+@pytest.fixture(scope="module")
+def full_config(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """config/config.yaml with the trace pointed at a placeholder file (planning only)."""
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    fake = tmp_path_factory.mktemp("traces") / "KTH.swf"
+    fake.write_text("; MaxProcs: 100\n")
+    config["traces"] = {"KTH-SP2": str(fake)}
+    return config
+
+
+def test_full_config_plans_every_los_target(full_config: dict[str, Any]) -> None:
+    plan = build_plan(full_config)
+    counts = {t: len(r) for t, r in plan.runs_of.items() if t.startswith("LOS")}
+    assert counts == {"LOS-F1": 2 * 6, "LOS-F5": 3, "LOS-F6": 3, "LOS-CS20": 3,
+                      "LOS-F7": 3 * 6, "LOS-F8": 2 * 3 * 6, "LOS-F9": 18, "LOS-F10": 18,
+                      "LOS-F11": 2 * 3 * 6, "LOS-T4": 2, "LOS-T5": 2, "LOS-T6": 2,
+                      "LOS-T7": 2}
+    los_workloads = [p for p in plan.workloads if p.startswith("results/workloads/los/")]
+    assert len(los_workloads) == 7 * 6 * 20 and all(p.endswith(".cwf") for p in los_workloads)
+    assert plan.runs_of["LOS-T4"] == ["results/tables/LOS-F7.csv",
+                                      "results/tables/LOS-F7.seeds.csv"]
+
+
+def test_cs_sweep_points_run_every_cs_inside_one_job(full_config: dict[str, Any]) -> None:
+    plan = build_plan(full_config)
+    dlos = plan.points["results/runs/LOS-F5/Delayed-LOS/ps0.5_pd0_load0.9.parquet"]
+    assert dlos["inner"] == {"c_s": list(range(1, 21))}
+    assert len(dlos["seeds"]) == 20 and dlos["procs"] == 320 and dlos["columns"] == ["c_s"]
+    easy = plan.points["results/runs/LOS-F5/easy/ps0.5_pd0_load0.9.parquet"]
+    assert easy["inner"] == {} and "derived" not in easy
+
+
+def test_load_sweep_points_take_the_best_cs_of_their_panel(full_config: dict[str, Any]) -> None:
+    plan = build_plan(full_config)
+    f7 = plan.points["results/runs/LOS-F7/Delayed-LOS/ps0.2_pd0_load0.7.parquet"]
+    assert f7["derived"] == {"c_s": {"table": "results/tables/LOS-CS20.csv", "column": "c_s",
+                                     "where": {"policy": "Delayed-LOS"},
+                                     "argmin": "AWT_mean"}}
+    f11 = plan.points["results/runs/LOS-F11/Hybrid-LOS-E/ps0.5_pd0.5_el_load1.parquet"]
+    assert f11["derived"]["c_s"]["table"] == "results/tables/LOS-F5.csv"
+    assert "derived" not in plan.points["results/runs/LOS-F9/EASY-D/ps0.2_pd0.5_load0.5.parquet"]
+
+
+def test_workload_parameters_of_the_cases(full_config: dict[str, Any]) -> None:
+    plan = build_plan(full_config)
+    batch = plan.workloads["results/workloads/los/ps0.2_pd0_load0.5/seed3.cwf"]
+    assert batch["model"] == "lublin-los" and batch["jobs"] == 500 and batch["seed"] == 3
+    assert batch["params"] == {"load": 0.5, "load_tolerance": 0.001, "pd": 0.0, "pe": 0.0,
+                               "pr": 0.0, "ps": 0.2}
+    elastic = plan.workloads["results/workloads/los/ps0.5_pd0.5_el_load0.9/seed1.cwf"]
+    assert (elastic["params"]["pe"], elastic["params"]["pr"], elastic["params"]["pd"]) == \
+        (0.2, 0.1, 0.5)
+
+
+def test_trace_points_are_scaled_segments(full_config: dict[str, Any]) -> None:
+    plan = build_plan(full_config)
+    spec = plan.points["results/runs/LOS-F1/LOS/KTH-SP2_load0.8.parquet"]
+    assert spec["model"] == "trace" and spec["seeds"] == list(range(1, 11))
+    assert spec["trace"]["load"] == 0.8 and spec["trace"]["segments"] == 10
+    assert spec["procs"] == 100 and spec["trace"]["estimates"] == "requested"
+
+
+def test_missing_trace_fails_clearly_or_is_skipped(full_config: dict[str, Any]) -> None:
+    config = copy.deepcopy(full_config)
+    config["traces"] = {"KTH-SP2": "nowhere/KTH.swf.gz"}
+    with pytest.raises(ValueError, match="missing_trace: skip"):
+        build_plan(config)
+    config["los"]["targets"]["LOS-F1"]["missing_trace"] = "skip"
+    assert "LOS-F1" not in build_plan(config).targets
+
+
+def test_tables_of_a_disabled_source_are_left_out(full_config: dict[str, Any]) -> None:
+    config = copy.deepcopy(full_config)
+    config["los"]["targets"]["LOS-F11"]["enabled"] = False
+    targets = build_plan(config).targets
+    assert "LOS-T6" not in targets and "LOS-T7" not in targets and "LOS-T4" in targets
+
+
+def test_a_panel_needs_an_enabled_cs_sweep(full_config: dict[str, Any]) -> None:
+    config = copy.deepcopy(full_config)
+    config["los"]["targets"]["LOS-CS20"]["enabled"] = False
+    with pytest.raises(ValueError, match="LOS-CS20"):
+        build_plan(config)
+
+
+def test_test_config_plans_few_points() -> None:
+    config = yaml.safe_load((ROOT / ".test" / "config" / "config.yaml").read_text())
+    config["los"]["targets"]["LOS-F1"]["missing_trace"] = "skip"
+    config["traces"] = {}
+    plan = build_plan(config)
+    assert "LOS-F1" not in plan.targets
+    assert len([p for p in plan.points if "/LOS-" in p]) <= 150
+    assert plan.points["results/runs/LOS-F5/Delayed-LOS/ps0.5_pd0_load0.9.parquet"]["inner"] \
+        == {"c_s": [1, 4, 8]}
+
+
+# ----------------------------------------------------------------------------- running
+
+
+def test_resolve_derived_takes_the_argmin_and_the_smallest_on_ties(tmp_path: Path) -> None:
+    table = tmp_path / "t.csv"
+    table.write_text("policy,c_s,AWT_mean\neasy,,5\nDelayed-LOS,1,30\nDelayed-LOS,3,20\n"
+                     "Delayed-LOS,2,20\nDelayed-LOS,4,25\n")
+    rule = {"table": str(table), "column": "c_s", "where": {"policy": "Delayed-LOS"},
+            "argmin": "AWT_mean"}
+    assert resolve_derived({"c_s": rule}) == {"c_s": 2}
+    with pytest.raises(ValueError, match="no row"):
+        resolve_derived({"c_s": {**rule, "where": {"policy": "Hybrid-LOS"}}})
+
+
+def test_run_point_on_a_calibrated_cwf_workload(tmp_path: Path) -> None:
+    from schedsim.workloads.base import get_model
+
+    path = tmp_path / "seed1.cwf"
+    path.write_text(get_model("lublin-los").run(80, 1, {"ps": "0.5", "load": "0.9", "pe": "0.2",
+                                                        "pr": "0.1"}))
+    header = read_cwf(path)[2]
+    assert header.header_value("TargetLoad") == "0.9" and float(header.header_value("Barr")) > 0
+    spec = {"family": "los", "target": "LOS-X", "policy": "Delayed-LOS-E", "point": "p",
+            "variant": "v", "variant_column": "workload", "labels": {"load": 0.9},
+            "procs": 320, "model": "lublin-los", "fixed": {}, "params": {},
+            "inner": {"c_s": [1, 3]}, "columns": ["c_s"], "workload_info": True, "seeds": [1],
+            "workloads": {"1": str(path)}}
+    rows = run_point(spec)
+    assert [r["c_s"] for r in rows] == [1, 3]
+    assert rows[0]["jobs"] == 80 and rows[0]["barr"] == float(header.header_value("Barr"))
+    assert abs(rows[0]["offered_load"] - 0.9) < 0.05
+    assert rows[0]["slowdown"] == pytest.approx((rows[0]["AWT"] + rows[0]["ART"]) / rows[0]["ART"])
+    assert run_point(spec) == rows  # deterministic
+
+
+def test_scaling_segments_to_a_load() -> None:
+    jobs = [Job(i, float(10 * i), 100.0, 4, 100.0) for i in range(1, 11)]
+    assert offered_load(jobs, 8) == pytest.approx(10 * 400 / (8 * 90))
+    scaled = scale_to_load(jobs, 8, 0.5)
+    assert offered_load(scaled, 8) == pytest.approx(0.5)
+    assert scaled[0].submit == jobs[0].submit and jobs[1].submit == 20.0  # copies
+    parts = segments(list(reversed(jobs)), 3)
+    assert [len(p) for p in parts] == [3, 3, 3] and parts[0][0].id == 1
+
+
+def test_calibrated_generation_keeps_the_other_streams() -> None:
+    from schedsim.params import parse_params
+    from schedsim.workloads.lublin_los import PARAMS, calibrated_values
+
+    values, lines = calibrated_values(300, 4, parse_params(PARAMS, {"load": 0.7}, "t"))
+    plain = generate_los(300, 4, barr=values["barr"])
+    assert [j.procs for j in plain.jobs] == [j.procs for j in generate_los(300, 4).jobs]
+    assert lines[0] == "; TargetLoad: 0.7"
+    assert abs(float(lines[2].split(":")[1]) - 0.7) < 0.03
+
+
+# ----------------------------------------------------------------------------- synthetic tables
+
+
+Metric = Callable[[str, float, Any, int], float]
+
+
+def tables_of(target: str, frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Aggregated and per-seed tables of ``frame`` (one row per policy, point and seed)."""
+    metrics = [m for m in ("AWT", "utilization", "slowdown") if m in frame]
+    table = summarize_seeds(frame, KEYS, metrics)
+    return {target: table, f"{target}.seeds": seed_means(frame, KEYS, metrics)}
+
+
+def load_frame(panels: Mapping[str, Sequence[str]], awt: Metric,
+               util: Metric | None = None, cs: Mapping[str, int] | None = None) -> pd.DataFrame:
+    """Rows of a load sweep: ``awt(policy, load, panel, seed)`` per policy, load, seed."""
+    rows = []
+    for panel, policies in panels.items():
+        for policy in policies:
+            for load in LOADS:
+                for seed in SEEDS:
+                    rows.append({"policy": policy, "workload": f"{panel}_{load}",
+                                 "c_s": float((cs or {}).get(policy, float("nan"))),
+                                 "panel": panel, "load": load, "seed": seed,
+                                 "AWT": awt(policy, load, panel, seed),
+                                 "utilization": (util or _util)(policy, load, panel, seed),
+                                 "slowdown": 1 + awt(policy, load, panel, seed) / 1000})
+    return pd.DataFrame(rows)
+
+
+def _util(policy: str, load: float, panel: Any, seed: int) -> float:
+    return 0.8 * load
+
+
+def ranked(order: Sequence[str], step: float = 0.1) -> Metric:
+    """Wait per policy: the first of ``order`` lowest; seed noise common to all policies."""
+    def awt(policy: str, load: float, panel: Any, seed: int) -> float:
+        rank = order.index(policy) if policy in order else 0
+        return 1000.0 * load * (1 + step * rank) * (1 + 0.05 * (seed - 3))
+    return awt
+
+
+def noisy(base: Metric) -> Metric:
+    """``base`` plus policy-specific noise of mean 0 (no significant difference)."""
+    def awt(policy: str, load: float, panel: Any, seed: int) -> float:
+        sign = 1 if (seed + len(policy)) % 2 else -1
+        return base(policy, load, panel, seed) * (1 + 0.3 * sign)
+    return awt
+
+
+def same(policy: str, load: float, panel: Any, seed: int) -> float:
+    return 1000.0 * load * (1 + 0.05 * (seed - 3))
+
+
+def cs_frame(dlos: Callable[[int], float], others: Mapping[str, float],
+             values: Sequence[int] = tuple(range(1, 21))) -> pd.DataFrame:
+    """Rows of a C_s sweep at load 0.9: Delayed-LOS wait dlos(C_s), the others flat."""
+    rows = []
+    for seed in SEEDS:
+        noise = 1 + 0.02 * (seed - 3)
+        for value in values:
+            rows.append(_cs_row("Delayed-LOS", float(value), seed, dlos(value) * noise))
+        for policy, wait in others.items():
+            rows.append(_cs_row(policy, float("nan"), seed, wait * noise))
+    return pd.DataFrame(rows)
+
+
+def _cs_row(policy: str, c_s: float, seed: int, wait: float) -> dict[str, Any]:
+    return {"policy": policy, "workload": "w", "c_s": c_s, "panel": "cs", "load": 0.9,
+            "seed": seed, "AWT": wait, "utilization": 1e-5 * (1e5 - wait) / 1.0,
+            "slowdown": 1 + wait / 1000}
+
+
+def check(claim_id: str, tables: Mapping[str, pd.DataFrame]) -> Outcome:
+    entry = next(c for c in claims.registered("los") if c.claim_id == claim_id)
+    return entry.evaluate(tables, SETTINGS)
+
+
+def test_every_los_target_has_claims() -> None:
+    targets = {c.target for c in claims.registered("los")}
+    assert targets == {los.F1, los.F5, los.F6, los.F7, los.F8, los.F9, los.F10, los.F11,
+                       los.T4, los.T5, los.T6, los.T7}
+
+
+def test_missing_tables_are_not_checkable() -> None:
+    for entry in claims.registered("los"):
+        assert entry.evaluate({}, SETTINGS).verdict == NOT_CHECKABLE
+
+
+# ----------------------------------------------------------------------------- claims: F1, F5, F6
+
+
+def f1(awt: Metric) -> dict[str, pd.DataFrame]:
+    return tables_of(los.F1, load_frame({"KTH-SP2": ["easy", "LOS"]}, awt))
+
+
+def test_f1_verdicts() -> None:
+    assert check("F1-los-at-or-below-easy", f1(ranked(["LOS", "easy"]))).verdict == REPRODUCED
+    assert check("F1-los-at-or-below-easy", f1(noisy(same))).verdict == REPRODUCED
+    assert check("F1-los-at-or-below-easy", f1(ranked(["easy", "LOS"]))).verdict == \
+        NOT_REPRODUCED
+
+
+def knee(value: int) -> float:
+    return 1000.0 - 50.0 * min(value, 8)
+
+
+def test_f5_beats_verdicts() -> None:
+    good = tables_of(los.F5, cs_frame(knee, {"easy": 1000.0, "LOS": 1100.0}))
+    assert check("F5-dlos-beats-wait", good).verdict == REPRODUCED
+    assert check("F5-dlos-beats-util", good).verdict == REPRODUCED
+    bad = tables_of(los.F5, cs_frame(knee, {"easy": 700.0, "LOS": 1100.0}))
+    assert check("F5-dlos-beats-wait", bad).verdict == NOT_REPRODUCED
+
+
+def test_f5_knee_verdicts() -> None:
+    good = tables_of(los.F5, cs_frame(knee, {"easy": 1000.0}))
+    outcome = check("F5-cs-knee", good)
+    assert outcome.verdict == REPRODUCED and "best C_s 8" in outcome.our_value
+    rising = tables_of(los.F5, cs_frame(lambda v: 500.0 + 40.0 * v, {"easy": 1000.0}))
+    assert check("F5-cs-knee", rising).verdict == NOT_REPRODUCED
+    coarse = tables_of(los.F5, cs_frame(knee, {"easy": 1000.0}, values=(1, 4, 8)))
+    assert check("F5-cs-knee", coarse).verdict == NOT_CHECKABLE
+
+
+def test_f6_verdicts() -> None:
+    flat = tables_of(los.F6, cs_frame(lambda v: 900.0 if v < 3 else 800.0, {"easy": 1000.0}))
+    assert check("F6-cs-insensitive", flat).verdict == REPRODUCED
+    rising = tables_of(los.F6, cs_frame(lambda v: 500.0 + 40.0 * v, {"easy": 1000.0}))
+    assert check("F6-cs-insensitive", rising).verdict == NOT_REPRODUCED
+    one = tables_of(los.F6, cs_frame(knee, {"easy": 1000.0}, values=(1, 2)))
+    assert check("F6-cs-insensitive", one).verdict == NOT_CHECKABLE
+
+
+# ----------------------------------------------------------------------------- claims: F7-F11
+
+
+BATCH = {"batch": ["easy", "LOS", "Delayed-LOS"]}
+
+
+def test_f7_verdicts() -> None:
+    paper = tables_of(los.F7, load_frame(BATCH, ranked(["Delayed-LOS", "easy", "LOS"]),
+                                         cs={"Delayed-LOS": 7}))
+    for claim_id in ("F7-dlos-best-wait", "F7-los-worse-than-easy"):
+        assert check(claim_id, paper).verdict == REPRODUCED
+    flipped = tables_of(los.F7, load_frame(BATCH, ranked(["LOS", "easy", "Delayed-LOS"])))
+    for claim_id in ("F7-dlos-best-wait", "F7-los-worse-than-easy"):
+        assert check(claim_id, flipped).verdict == NOT_REPRODUCED
+
+    def util(policy: str, load: float, panel: Any, seed: int) -> float:
+        return 0.8 * load + (0.01 if policy == "Delayed-LOS" else 0.0) + 0.001 * seed
+    better = tables_of(los.F7, load_frame(BATCH, same, util=util))
+    assert check("F7-dlos-best-util", better).verdict == REPRODUCED
+    assert check("F7-dlos-best-util", tables_of(los.F7, load_frame(BATCH, same))).verdict == \
+        NOT_REPRODUCED
+    chosen = check("F7-cs-chosen", paper)
+    assert chosen.verdict == NOT_CHECKABLE and "Delayed-LOS C_s = 7" in chosen.our_value
+
+
+def test_f8_verdicts() -> None:
+    panels = {"ps0.5": BATCH["batch"], "ps0.8": BATCH["batch"]}
+    close = tables_of(los.F8, load_frame(panels, ranked(["Delayed-LOS", "easy", "LOS"],
+                                                        step=0.05)))
+    assert check("F8-dlos-close-to-easy", close).verdict == REPRODUCED
+    assert check("F8-both-beat-los", close).verdict == REPRODUCED
+    far = tables_of(los.F8, load_frame(panels, ranked(["Delayed-LOS", "LOS", "easy"],
+                                                      step=0.3)))
+    assert check("F8-dlos-close-to-easy", far).verdict == NOT_REPRODUCED
+    assert check("F8-both-beat-los", far).verdict == NOT_REPRODUCED
+
+
+@pytest.mark.parametrize("target", [los.F9, los.F10])
+def test_hybrid_verdicts(target: str) -> None:
+    prefix = target[4:]
+    panels = {"heterogeneous": ["EASY-D", "LOS-D", "Hybrid-LOS"]}
+    good = tables_of(target, load_frame(panels, ranked(["Hybrid-LOS", "EASY-D", "LOS-D"])))
+    assert check(f"{prefix}-hybrid-beats-wait", good).verdict == REPRODUCED
+    bad = tables_of(target, load_frame(panels, ranked(["EASY-D", "Hybrid-LOS", "LOS-D"])))
+    assert check(f"{prefix}-hybrid-beats-wait", bad).verdict == NOT_REPRODUCED
+    assert check(f"{prefix}-hybrid-beats-util", bad).verdict == NOT_REPRODUCED
+    missing = tables_of(target, load_frame({"heterogeneous": ["EASY-D", "LOS-D"]}, same))
+    assert check(f"{prefix}-hybrid-beats-wait", missing).verdict == NOT_CHECKABLE
+
+
+def test_f11_ordering_verdicts() -> None:
+    panels = {"elastic-batch": ["EASY-E", "LOS-E", "Delayed-LOS-E"],
+              "elastic-heterogeneous": ["EASY-DE", "LOS-DE", "Hybrid-LOS-E"]}
+    good = ranked(["Delayed-LOS-E", "Hybrid-LOS-E", "EASY-E", "EASY-DE", "LOS-E", "LOS-DE"])
+    assert check("F11-e-ordering", tables_of(los.F11, load_frame(panels, good))).verdict == \
+        REPRODUCED
+    bad = ranked(["EASY-E", "EASY-DE", "Delayed-LOS-E", "Hybrid-LOS-E", "LOS-E", "LOS-DE"])
+    assert check("F11-e-ordering", tables_of(los.F11, load_frame(panels, bad))).verdict == \
+        NOT_REPRODUCED
+
+
+# ----------------------------------------------------------------------------- tables T4-T7
+
+
+def improvement_spec(target: str, panel: str, policy: str,
+                     baselines: list[str]) -> dict[str, Any]:
+    return {"target": target, "panel": panel, "policy": policy, "baselines": baselines}
+
+
+def test_improvement_table_takes_the_maximum_over_loads() -> None:
+    def awt(policy: str, load: float, panel: Any, seed: int) -> float:
+        factor = {"Delayed-LOS": 0.7 if load == 0.8 else 0.9, "LOS": 1.0, "easy": 1.0}[policy]
+        return 1000.0 * factor * (1 + 0.05 * (seed - 3))
+    tables = tables_of(los.F7, load_frame(BATCH, awt))
+    table = los.improvement_table(tables[los.F7], tables[f"{los.F7}.seeds"],
+                                  improvement_spec(los.T4, "batch", "Delayed-LOS",
+                                                   ["LOS", "easy"]))
+    wait = table[table["column"] == "AWT"].iloc[0]
+    assert wait["LOS_ours"] == pytest.approx(30.0) and wait["LOS_load"] == 0.8
+    assert wait["LOS_paper"] == 31.88 and wait["easy_paper"] == 21.65
+    assert wait["LOS_ci_low"] <= 30.0 <= wait["LOS_ci_high"]
+    assert list(table["metric"]) == ["Utilization", "Job waiting time", "Slowdown"]
+
+
+def t_table(target: str, scale: float) -> pd.DataFrame:
+    paper = los.PAPER_TABLES[target]
+    rows = []
+    for index, (column, name, _) in enumerate(los.TABLE_METRICS):
+        rows.append({"target": target, "metric": name, "column": column,
+                     "A_ours": scale * paper[0][index], "A_paper": paper[0][index],
+                     "B_ours": scale * paper[1][index], "B_paper": paper[1][index]})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("target", [los.T4, los.T5, los.T6, los.T7])
+def test_order_verdicts(target: str) -> None:
+    claim_id = f"{target[4:]}-order"
+    assert check(claim_id, {target: t_table(target, 1.5)}).verdict == REPRODUCED
+    assert check(claim_id, {target: t_table(target, 0.4)}).verdict == NOT_REPRODUCED
+    assert check(claim_id, {target: t_table(target, -1.0)}).verdict == NOT_REPRODUCED
+
+
+def test_smaller_gains_verdicts() -> None:
+    plain = {los.T4: t_table(los.T4, 1.0), los.T5: t_table(los.T5, 1.0)}
+    smaller = {**plain, los.T6: t_table(los.T6, 0.5), los.T7: t_table(los.T7, 0.5)}
+    assert check("F11-smaller-gains", smaller).verdict == REPRODUCED
+    larger = {**plain, los.T6: t_table(los.T4, 1.2), los.T7: t_table(los.T5, 1.2)}
+    assert check("F11-smaller-gains", larger).verdict == NOT_REPRODUCED
+
+
+# ----------------------------------------------------------------------------- figures
+
+
+def test_every_los_figure_kind_draws(tmp_path: Path) -> None:
+    from schedsim.plots import target_figure
+
+    frame = load_frame(BATCH, ranked(["Delayed-LOS", "easy", "LOS"]), cs={"Delayed-LOS": 7})
+    spec = {"target": los.F7, "kind": los.LOAD_KIND, "figure_metrics": ["utilization", "AWT"],
+            "panels": [{"name": "batch", "policies": BATCH["batch"], "ps": 0.2, "pd": 0.0,
+                        "elastic": False}], "policy_labels": {}}
+    table = tables_of(los.F7, frame)[los.F7]
+    target_figure(table, spec, tmp_path / "f7.png", tmp_path / "f7.pdf")
+    cs = tables_of(los.F5, cs_frame(knee, {"easy": 1000.0}))[los.F5]
+    spec_cs = {**spec, "target": los.F5, "kind": los.CS_KIND, "sweep": {"c_s": list(range(1, 21))},
+               "cs_policy": "Delayed-LOS", "policies": ["easy", "Delayed-LOS"]}
+    target_figure(cs, spec_cs, tmp_path / "f5.png", tmp_path / "f5.pdf")
+    spec_t = {"target": los.T4, "kind": los.TABLE_KIND, "policy": "Delayed-LOS",
+              "baselines": ["A", "B"], "sources": [los.F7], "panel": "batch"}
+    t4 = t_table(los.T4, 1.0).assign(A_ci_low=0.0, A_ci_high=5.0, B_ci_low=0.0, B_ci_high=5.0)
+    target_figure(t4, spec_t, tmp_path / "t4.png", tmp_path / "t4.pdf")
+    for name in ("f7", "f5", "t4"):
+        assert (tmp_path / f"{name}.png").stat().st_size > 5000
