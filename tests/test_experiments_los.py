@@ -71,11 +71,11 @@ def test_cs_sweep_points_run_every_cs_inside_one_job(full_config: dict[str, Any]
 
 def test_load_sweep_points_take_the_best_cs_of_their_panel(full_config: dict[str, Any]) -> None:
     plan = build_plan(full_config)
-    f7 = plan.points["results/runs/LOS-F7/Delayed-LOS/ps0.2_pd0_load0.7.parquet"]
+    f7 = plan.points["results/runs/LOS-F7/Delayed-LOS/tuned/ps0.2_pd0_load0.7.parquet"]
     assert f7["derived"] == {"c_s": {"table": "results/tables/LOS-CS20.csv", "column": "c_s",
                                      "where": {"policy": "Delayed-LOS"},
                                      "argmin": "AWT_mean"}}
-    f11 = plan.points["results/runs/LOS-F11/Hybrid-LOS-E/ps0.5_pd0.5_el_load1.parquet"]
+    f11 = plan.points["results/runs/LOS-F11/Hybrid-LOS-E/tuned/ps0.5_pd0.5_el_load1.parquet"]
     assert f11["derived"]["c_s"]["table"] == "results/tables/LOS-F5.csv"
     assert "derived" not in plan.points["results/runs/LOS-F9/EASY-D/ps0.2_pd0.5_load0.5.parquet"]
 
@@ -455,3 +455,12 @@ def test_every_los_figure_kind_draws(tmp_path: Path) -> None:
     target_figure(t4, spec_t, tmp_path / "t4.png", tmp_path / "t4.pdf")
     for name in ("f7", "f5", "t4"):
         assert (tmp_path / f"{name}.png").stat().st_size > 5000
+
+
+def test_runs_reading_a_table_are_planned_apart(full_config: dict[str, Any]) -> None:
+    """Runs with derived parameters live under .../tuned/ (rule simulate_tuned), so a
+    cluster group of simulations never depends on itself through an aggregation."""
+    plan = build_plan(full_config)
+    for path, spec in plan.points.items():
+        assert ("/tuned/" in path) == bool(spec.get("derived")), path
+    assert any("/tuned/" in path for path in plan.points)

@@ -56,6 +56,7 @@ wildcard_constraints:
     target="[A-Z]+-[A-Z0-9]+",
     policy="[A-Za-z0-9_+-]+",
     point="[A-Za-z0-9_.+-]+",
+    tuned="tuned",
 
 
 # ---------------------------------------------------------------- workloads
@@ -91,9 +92,12 @@ def workload_args(wildcards):
 
 
 def run_path(wildcards):
-    return (
-        f"results/runs/{wildcards.target}/{wildcards.policy}/{wildcards.point}.parquet"
-    )
+    """The run a `simulate` or `simulate_tuned` job makes (the latter has a `tuned`
+    wildcard: runs whose parameters are read from another target's table)."""
+    folder = f"results/runs/{wildcards.target}/{wildcards.policy}"
+    if "tuned" in wildcards.keys():
+        folder = f"{folder}/{wildcards.tuned}"
+    return f"{folder}/{wildcards.point}.parquet"
 
 
 def point_entry(wildcards):

@@ -23,7 +23,7 @@ import os
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from schedsim import __version__
@@ -34,6 +34,7 @@ FAMILY_MODULES: dict[str, str] = {
 }
 METRICS = ("ATT", "AWT", "ART", "BSLD", "max_wait", "utilization", "makespan")
 RESULTS = "results"
+TUNED_DIR = "tuned"  # runs whose parameters come from another target's table
 TRACE_MODEL = "trace"  # the "model" of a point that reads a real log (spec["trace"])
 SEEDS_SUFFIX = ".seeds"  # results/tables/<target>.seeds.csv: per-seed values of a target
 
@@ -372,10 +373,32 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
                 raise ValueError(f"target {target} appears in two families")
             plan.targets[target] = fam.target_spec(section, target)
             points, inputs = fam.plan_target(config, section, target, seeds, root)
+            points, inputs = _route_tuned(points, inputs)
             plan.points.update(points)
             plan.runs_of[target] = inputs
         plan.claim_settings[name] = dict(section.get("claims", {}))
     return plan
+
+
+def tuned_path(run_path: str) -> str:
+    """Where a run whose parameters are read from another target's table goes."""
+    path = PurePosixPath(run_path)
+    return str(path.parent / TUNED_DIR / path.name)
+
+
+def _route_tuned(points: dict[str, dict[str, Any]],
+                 inputs: list[str]) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Move runs with ``derived`` parameters to ``.../<policy>/tuned/<point>.parquet``.
+
+    A separate rule (``simulate_tuned``) makes them, so that a cluster profile can
+    group them apart from the runs their tables come from: a Snakemake group
+    must never depend on itself through a job outside it.
+    """
+    moved = {path: tuned_path(path) for path, spec in points.items() if spec.get("derived")}
+    if not moved:
+        return points, inputs
+    return ({moved.get(p, p): spec for p, spec in points.items()},
+            [moved.get(p, p) for p in inputs])
 
 
 def _plan_workloads(plan: Plan, fam: SweepFamily, section: Mapping[str, Any],
@@ -407,6 +430,8 @@ def find_point(config: Mapping[str, Any], target: str, policy: str, point: str) 
     """The spec of one point from a config (for running a point by hand)."""
     plan = build_plan(config)
     path = f"{RESULTS}/runs/{target}/{policy}/{point}.parquet"
+    if path not in plan.points:
+        path = tuned_path(path)
     if path not in plan.points:
         known = sorted(p for p in plan.points if f"/{target}/{policy}/" in p)
         raise KeyError(f"no point {point!r} of {target}/{policy}; known: "
