@@ -68,7 +68,11 @@ mkdir -p "$STATE" "$LOGS" "$SPOOL/ctld" "$SPOOL/d" /etc/slurm
 touch "$STATE/started"
 
 # ------------------------------------------------------------------ config --
-CPUS=$(nproc)
+# SLURM_CPUS > nproc advertises more CPUs than the machine has (config_overrides):
+# useful where cluster jobs mostly wait (Snakemake start-up per grouped job).
+CPUS=${SLURM_CPUS:-$(nproc)}
+OVERRIDES=""
+[ "$CPUS" -gt "$(nproc)" ] && OVERRIDES="SlurmdParameters=config_overrides"
 MEM=$(awk '/^MemTotal/ {print int($2 / 1024 * 0.8)}' /proc/meminfo)   # below slurmd -C
 if [ "$SLURM_ACCT" = dbd ]; then
   ACCT="AccountingStorageType=accounting_storage/slurmdbd
@@ -109,6 +113,7 @@ DefMemPerCPU=1000
 InactiveLimit=0
 KillWait=30
 Waittime=0
+$OVERRIDES
 NodeName=$NODE NodeAddr=127.0.0.1 CPUs=$CPUS RealMemory=$MEM State=UNKNOWN
 PartitionName=$PARTITION Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
 EOF
