@@ -30,6 +30,7 @@ from schedsim.jobs import Job
 from schedsim.params import ParamSpec
 from schedsim.speedup import DowneySpeedup, downey_speedup
 from schedsim.workloads.base import WorkloadModel, register
+from schedsim.workloads.swf import open_text
 
 SECONDS_PER_DAY = 86_400
 
@@ -393,11 +394,7 @@ def _read_job(where: str, values: list[float], models: Mapping[int, DowneySpeedu
 
 def read_moldable_swf(path: str | Path) -> list[Job]:
     """Read a cirne01 SWF file back into moldable Jobs (speedup = DowneySpeedup)."""
-    try:
-        text = Path(path).read_text(encoding="ascii")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"{path}: cannot read moldable SWF file ({err})") from None
-    return parse_moldable_swf(text, str(path))
+    return parse_moldable_swf("".join(open_text(path)), str(path))
 
 
 MODEL = register(WorkloadModel(

@@ -36,6 +36,7 @@ from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.params import ParamSpec
 from schedsim.workloads.base import WorkloadModel, register
+from schedsim.workloads.swf import open_text
 
 STREAM_NAMES = ("arrival", "pmax", "demand")
 TIME_DECIMALS = 9
@@ -280,11 +281,7 @@ def _parse_line(line: str, where: str) -> Job:
 
 def read_hyperexp_swf(path: str | Path) -> list[Job]:
     """Read a hyperexp SWF file into Jobs with ``work`` set and ``procs = Pmax``."""
-    try:
-        text = Path(path).read_text(encoding="ascii")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"{path}: cannot read hyperexp SWF file ({err})") from None
-    return parse_hyperexp_swf(text, str(path))
+    return parse_hyperexp_swf("".join(open_text(path)), str(path))
 
 
 MODEL = register(WorkloadModel(
