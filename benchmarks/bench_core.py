@@ -8,14 +8,29 @@ Every case runs in a fresh process so that peak memory (max RSS) is its own.
 Only the simulation is timed (loading and cleaning are reported apart).
 
     python benchmarks/bench_core.py [--repeat 3] [--traces ../shared/traces]
+
+With ``--against REV`` it times instead the WHOLE process, as a user runs it
+(``python -m schedsim.cli simulate KTH --policy P --out ...``: interpreter start,
+imports, loading, simulation, writing), for the working tree and for git
+revision REV checked out with ``git worktree add`` in a temporary directory (run
+with ``PYTHONPATH=<worktree>/src``). Runs of the two trees are interleaved; the
+best wall time of ``--repeat`` runs of each is printed with their ratio.
+
+    python benchmarks/bench_core.py --against HEAD --repeat 10
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import os
 import resource
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -62,12 +77,64 @@ def _case(args: tuple[str, str, int, str]) -> dict[str, float | str | int]:
             "peak_mb": peak_mb}
 
 
+REPO = Path(__file__).resolve().parents[1]
+KTH = "KTH-SP2-1996-2.swf.gz"
+
+
+@contextmanager
+def worktree(revision: str) -> Iterator[Path]:
+    """A temporary ``git worktree`` of ``revision`` (removed afterwards)."""
+    with tempfile.TemporaryDirectory(prefix="bench-core-") as tmp:
+        path = Path(tmp) / "tree"
+        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "--quiet",
+                        str(path), revision], check=True)
+        try:
+            yield path
+        finally:
+            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
+                            str(path)], check=True)
+
+
+def whole_process_seconds(src: Path, trace: Path, policy: str, out: Path) -> float:
+    """Wall time of one ``python -m schedsim.cli simulate`` run with ``src`` first on
+    the import path."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    command = [sys.executable, "-m", "schedsim.cli", "simulate", str(trace),
+               "--policy", policy, "--out", str(out)]
+    start = time.perf_counter()
+    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def compare_whole_process(revision: str, traces: Path, repeat: int) -> None:
+    """Best-of-``repeat`` whole-process time of the working tree and of ``revision``,
+    interleaved run by run."""
+    trace = traces / KTH
+    if not trace.exists():
+        raise SystemExit(f"{trace} not found (give --traces)")
+    print(f"whole process, KTH-SP2, best of {repeat}, interleaved; {revision} vs working tree")
+    print(f"{'policy':<13}{revision + ' s':>12}{'tree s':>10}{'ratio':>8}")
+    with worktree(revision) as base, tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "schedule.swf"
+        for policy in POLICIES:
+            times: dict[str, list[float]] = {"base": [], "tree": []}
+            for _ in range(repeat):
+                times["base"].append(whole_process_seconds(base / "src", trace, policy, out))
+                times["tree"].append(whole_process_seconds(REPO / "src", trace, policy, out))
+            old, new = min(times["base"]), min(times["tree"])
+            print(f"{policy:<13}{old:>12.3f}{new:>10.3f}{new / old:>8.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per case; best is kept")
-    parser.add_argument("--traces", default=str(Path(__file__).resolve().parents[2]
-                                                / "shared" / "traces"))
+    parser.add_argument("--traces", default=str(REPO.parent / "shared" / "traces"))
+    parser.add_argument("--against", metavar="REV", default=None,
+                        help="time the whole process against git revision REV instead")
     args = parser.parse_args()
+    if args.against is not None:
+        compare_whole_process(args.against, Path(args.traces), args.repeat)
+        return
     cases = []
     if (Path(args.traces) / "KTH-SP2-1996-2.swf.gz").exists():
         cases += [(p, "KTH-SP2", 0, args.traces) for p in POLICIES]

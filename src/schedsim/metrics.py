@@ -4,6 +4,12 @@ Definitions (REPRODUCTION.md conventions; algorithms.md 0.5):
 wait = start - submit; response = end - submit; bounded slowdown =
 max(1, response / max(runtime, tau)) with tau = 10 s by default; utilization =
 busy processor-seconds / (processors x (last end - first submit)).
+
+A job suspended and resumed runs in several segments: its ``runtime`` is the sum
+of its segments, wait is its first start - submit, and busy processor-seconds
+count only its segments. A schedule stopped early (``Schedule.stopped_at``) is
+summarized over the jobs with a finite end (finished, or running with
+its projected end).
 """
 
 from __future__ import annotations
@@ -13,7 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from schedsim.engine import Schedule, SimulationError
+from schedsim.schedule import Schedule, validate_schedule
+
+__all__ = ["Summary", "job_table", "summarize", "validate_schedule"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,8 @@ def job_table(schedule: Schedule, tau: float = 10.0) -> dict[str, np.ndarray]:
     start = np.array(schedule.start, dtype=float)
     end = np.array(schedule.end, dtype=float)
     runtime = end - start
+    for index in schedule.split:
+        runtime[index] = schedule.busy_time(index)
     wait = start - submit
     response = end - submit
     bsld = np.maximum(1.0, response / np.maximum(runtime, tau)) if len(jobs) else runtime
@@ -60,7 +70,10 @@ def summarize(schedule: Schedule, tau: float = 10.0) -> Summary:
     slowdown (sec. V).
     """
     table = job_table(schedule, tau)
-    n = len(schedule.jobs)
+    if schedule.stopped_at is not None:
+        finished = np.isfinite(table["end"])
+        table = {name: column[finished] for name, column in table.items()}
+    n = len(table["id"])
     if n == 0:
         return Summary(0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
     first_submit = float(table["submit"].min())
@@ -80,37 +93,3 @@ def summarize(schedule: Schedule, tau: float = 10.0) -> Summary:
         makespan=span,
         slowdown_of_means=(mean_wait + mean_run) / mean_run if mean_run > 0 else 1.0,
     )
-
-
-def validate_schedule(schedule: Schedule) -> None:
-    """Raise SimulationError unless the schedule is feasible.
-
-    Checks: every job ran exactly once (finite start and end, end >= start), no
-    start before submit, allocation within its partition, and at no instant more
-    processors in use in a partition than it has (ends free processors before
-    starts at the same instant).
-    """
-    machine = schedule.machine
-    events: list[tuple[float, int, int, int]] = []
-    for job, start, end, procs, part in zip(
-        schedule.jobs, schedule.start, schedule.end, schedule.procs, schedule.partition,
-        strict=True,
-    ):
-        if not (start == start and end == end):
-            raise SimulationError(f"job {job.id} never ran")
-        if start < job.submit:
-            raise SimulationError(f"job {job.id} starts at {start} before its submit "
-                                  f"{job.submit}")
-        if end < start:
-            raise SimulationError(f"job {job.id} ends at {end} before its start {start}")
-        if not 0 <= part < len(machine.partitions) or procs <= 0:
-            raise SimulationError(f"job {job.id}: invalid allocation {procs} in partition {part}")
-        events.append((start, 1, procs, part))
-        events.append((end, 0, -procs, part))
-    events.sort()
-    used = [0] * len(machine.partitions)
-    for time, _, delta, part in events:
-        used[part] += delta
-        if used[part] > machine.partitions[part]:
-            raise SimulationError(f"t={time}: {used[part]} processors in use in partition "
-                                  f"{part} of {machine.partitions[part]}")
