@@ -18,24 +18,29 @@ from schedsim.policies.moldable import (
     Candidates,
     EasySelection,
     FairShare,
+    FairShareSettings,
     FcfsSelection,
     HrfAllocation,
-    HrfPerInstantAllocation,
+    HrfSettings,
     JobSizes,
     MoldablePolicy,
     MoldableSettings,
     ScheduleFairAllocation,
+    ScheduleFairSettings,
     SubmitFairAllocation,
+    SubmitFairSettings,
     SubmitGreedyAllocation,
+    SubmitGreedySettings,
     SystemState,
     highest_revenue_first,
+    hrf_allocation,
     processor_budget,
     threshold_cap,
 )
 from schedsim.policies.registry import get_policy, make_policy
 from schedsim.speedup import DowneySpeedup
 
-MOLDABLE_NAMES = (*TABLE_2, "moldable")
+MOLDABLE_NAMES = tuple(TABLE_2)
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,8 @@ def table_1_jobs() -> list[Job]:
 class FixedSizes:
     """A test allocation scheme: given sizes, in job order."""
 
+    settings = MoldableSettings()
+
     def __init__(self, sizes: tuple[int, ...]) -> None:
         self.sizes = sizes
 
@@ -130,11 +137,18 @@ def test_hrf_with_budget_5_picks_strategy_a() -> None:
     assert processor_budget(5 / 3, 3) == 5
     assert highest_revenue_first(TABLE_1, extra_steps=2) == [1, 1, 0]
     machine = Machine(3)
-    allocation = HrfPerInstantAllocation(MoldableSettings(alpha=5 / 3, threshold=1.0), machine)
+    allocation = HrfAllocation(HrfSettings(alpha=5 / 3, threshold=1.0), machine)
     jobs = table_1_jobs()
     allocation.submitted(jobs[0], state(3, []))
     allocation.prepare(state(3, jobs))
     assert tuple(allocation.size(job) for job in jobs) == STRATEGIES["A"]
+
+
+def test_hrf_allocation_of_the_table_1_jobs_is_strategy_a() -> None:
+    # The sec. 4.1 example as the HRF-T1 target computes it: at most two processors a
+    # job (threshold 2/3 of 3), budget 5 (alpha 5/3).
+    settings = HrfSettings(alpha=5 / 3, threshold=2 / 3)
+    assert hrf_allocation(TABLE_1, Machine(3), settings) == STRATEGIES["A"]
 
 
 def test_hrfbf_reaches_strategy_a_turnaround() -> None:
@@ -180,7 +194,7 @@ def test_hrf_ties_go_to_the_earlier_job_and_zero_revenue_is_not_allocated() -> N
     assert highest_revenue_first(((10.0, 10.0, 4.0), (9.0, 8.0)), 5, min_revenue=-1.0) == [2, 1]
 
 
-def hrf_sizes(settings: MoldableSettings, machine: Machine,
+def hrf_sizes(settings: HrfSettings, machine: Machine,
               tables: tuple[tuple[float, ...], ...]) -> list[int]:
     allocation = HrfAllocation(settings, machine)
     jobs = [moldable_job(i, times) for i, times in enumerate(tables)]
@@ -192,14 +206,14 @@ def hrf_sizes(settings: MoldableSettings, machine: Machine,
 def test_hrf_allocation_budget_threshold_and_initial_processors() -> None:
     machine = Machine(8)
     # Budget 8 includes the 3 first processors: 5 steps.
-    assert hrf_sizes(MoldableSettings(alpha=1.0, threshold=0.5), machine,
+    assert hrf_sizes(HrfSettings(alpha=1.0, threshold=0.5), machine,
                      HAND_TABLES) == [4, 3, 1]
     # Budget 8 on top of the first processors (Algorithm 1 read literally): 8 steps.
-    literal = MoldableSettings(alpha=1.0, threshold=0.5, budget_includes_initial=False)
+    literal = HrfSettings(alpha=1.0, threshold=0.5, budget_includes_initial=False)
     assert hrf_sizes(literal, machine, HAND_TABLES) == [4, 4, 3]
     # threshold 0.3 of 8 = 2.4: floor caps at 2, ceil (Algorithm 1 line 7) at 3.
-    assert hrf_sizes(MoldableSettings(threshold=0.3), machine, HAND_TABLES) == [2, 2, 2]
-    ceil = MoldableSettings(threshold=0.3, threshold_rounding="ceil")
+    assert hrf_sizes(HrfSettings(threshold=0.3), machine, HAND_TABLES) == [2, 2, 2]
+    ceil = HrfSettings(threshold=0.3, threshold_rounding="ceil")
     assert hrf_sizes(ceil, machine, HAND_TABLES) == [3, 3, 2]
 
 
@@ -209,7 +223,7 @@ def test_hrf_steps_in_allocation_units() -> None:
               (80.0, 41.0, 30.0, 21.0, 18.0, 15.0, 14.0, 13.0))
     # Sizes 2, 4, 6, 8 (cap 8); budget 8 - 2 - 2 = 2 steps of 2 processors. RPs per
     # step, T(2)-T(4), T(4)-T(6): job 0: 20, 10; job 1: 20, 6. Job 0 wins the tie, then job 1.
-    assert hrf_sizes(MoldableSettings(threshold=1.0), machine, tables) == [4, 4]
+    assert hrf_sizes(HrfSettings(threshold=1.0), machine, tables) == [4, 4]
 
 
 def test_rounding_of_budget_and_threshold() -> None:
@@ -231,11 +245,11 @@ def test_greedy_picks_the_earliest_completion() -> None:
     blocker = rigid_job(0, 2, 10.0)
     job = moldable_job(1, GREEDY_TIMES)
     machine = Machine(4)
-    greedy = SubmitGreedyAllocation(MoldableSettings(threshold=1.0), machine)
+    greedy = SubmitGreedyAllocation(SubmitGreedySettings(threshold=1.0), machine)
     greedy.submitted(job, state(4, [], [running(blocker, 2, 10.0)]))
     assert greedy.size(job) == 4
     # threshold 0.75 caps at 3: 2 (end 24) beats 3 (end 25).
-    capped = SubmitGreedyAllocation(MoldableSettings(threshold=0.75), machine)
+    capped = SubmitGreedyAllocation(SubmitGreedySettings(threshold=0.75), machine)
     capped.submitted(job, state(4, [], [running(blocker, 2, 10.0)]))
     assert capped.size(job) == 2
 
@@ -249,7 +263,7 @@ def test_greedy_plans_the_queue_in_the_selections_order() -> None:
     queued = rigid_job(1, 4, 5.0)
     job = moldable_job(2, (8.0, 5.0, 4.0, 3.0))
     for selection, expected in ((EasySelection(), 2), (FcfsSelection(), 4)):
-        greedy = SubmitGreedyAllocation(MoldableSettings(threshold=1.0), machine)
+        greedy = SubmitGreedyAllocation(SubmitGreedySettings(threshold=1.0), machine)
         greedy.submitted(queued, state(4, [], [running(blocker, 2, 10.0)], selection))
         greedy.submitted(job, state(4, [queued], [running(blocker, 2, 10.0)], selection))
         assert greedy.size(queued) == 4
@@ -258,7 +272,7 @@ def test_greedy_plans_the_queue_in_the_selections_order() -> None:
 
 def test_greedy_prefers_the_smaller_size_on_equal_completion() -> None:
     job = moldable_job(0, (10.0, 10.0, 10.0))
-    greedy = SubmitGreedyAllocation(MoldableSettings(threshold=1.0), Machine(3))
+    greedy = SubmitGreedyAllocation(SubmitGreedySettings(threshold=1.0), Machine(3))
     greedy.submitted(job, state(3, []))
     assert greedy.size(job) == 1
 
@@ -276,22 +290,22 @@ def fair_jobs() -> list[Job]:
 
 def test_fair_limits_from_square_root_weights() -> None:
     jobs = fair_jobs()
-    whole = FairShare(MoldableSettings(), 16, 1)
+    whole = FairShare(FairShareSettings(), 16, 1)
     system = state(16, jobs[1:], [running(jobs[0], 1, 50.0)])
     total = whole.root_sum(system)
     assert total == pytest.approx(60.0)
     # 16 x 10/60 = 2.67, 16 x 20/60 = 5.33, 16 x 30/60 = 8.
     assert [whole.limit(job, total) for job in jobs] == [2, 5, 8]
-    queue_only = FairShare(MoldableSettings(fair_weights_over="queue"), 16, 1)
+    queue_only = FairShare(FairShareSettings(fair_weights_over="queue"), 16, 1)
     total = queue_only.root_sum(system)
     # 16 x 20/50 = 6.4, 16 x 30/50 = 9.6.
     assert [queue_only.limit(job, total) for job in jobs[1:]] == [6, 9]
-    assert FairShare(MoldableSettings(), 16, 4).limit(jobs[0], 60.0) == 4
+    assert FairShare(FairShareSettings(), 16, 4).limit(jobs[0], 60.0) == 4
 
 
 def test_submit_fair_is_greedy_within_the_fair_limit() -> None:
     jobs = fair_jobs()
-    fair = SubmitFairAllocation(MoldableSettings(threshold=1.0), Machine(16))
+    fair = SubmitFairAllocation(SubmitFairSettings(threshold=1.0), Machine(16))
     fair.submitted(jobs[0], state(16, []))
     fair.submitted(jobs[1], state(16, [jobs[0]]))
     fair.submitted(jobs[2], state(16, jobs[:2]))
@@ -306,7 +320,7 @@ def test_schedule_fair_limits_the_head_by_its_current_share() -> None:
     times = tuple(3600.0 / n for n in range(1, 17))  # linear speedup
     jobs = [moldable_job(0, (100.0,) * 16), moldable_job(1, times)]
     # K = both jobs: sqrt 10 and 60, sum 70: job 1 may take 16 x 60/70 = 13.7 -> 13.
-    stf = ScheduleFairAllocation(MoldableSettings(threshold=1.0), Machine(16))
+    stf = ScheduleFairAllocation(ScheduleFairSettings(threshold=1.0), Machine(16))
     stf.prepare(state(16, [jobs[1]], [running(jobs[0], 1, 100.0)]))
     assert stf.size(jobs[1]) == 13
     # With 4 busy until t=100: 12 processors now end at 300; 13 at 100+276.9.
@@ -324,19 +338,42 @@ def test_job_sizes_are_capped_by_the_job_and_threshold() -> None:
     assert sizes.of(rigid_job(2, 3, 7.0)) == Candidates((4,), (7.0,))
 
 
-def test_table_2_names_fix_allocation_and_selection() -> None:
-    entry = get_policy("SchFairFcfs")
-    assert entry.family == "moldable"
-    assert {s.name for s in entry.specs()}.isdisjoint({"allocation", "selection"})
-    assert entry.settings({}) == MoldableSettings(allocation="sch-fair", selection="fcfs")
-    policy = make_policy("moldable", {"allocation": "sbm-greedy", "selection": "fcfs"},
-                         Machine(8))
-    assert isinstance(policy.allocation, SubmitGreedyAllocation)
+def test_table_2_names_compose_an_allocation_and_a_selection_scheme() -> None:
+    for name, composed in TABLE_2.items():
+        entry = get_policy(name)
+        assert entry.family == "moldable"
+        assert entry.settings({}) == composed.allocation.settings_type()
+        policy = make_policy(name, {}, Machine(8))
+        assert type(policy.allocation) is composed.allocation
+        assert type(policy.selection) is composed.selection
+    policy = make_policy("SchFairFcfs", {}, Machine(8))
+    assert isinstance(policy.allocation, ScheduleFairAllocation)
     assert type(policy.selection) is FcfsSelection
+    assert get_policy("SchFairFcfs").settings({}) == ScheduleFairSettings()
     with pytest.raises(InputError):
-        make_policy("moldable", {"allocation": "greedy"}, Machine(8))
+        make_policy("SbmFairBf", {"fair_weights_over": "all"}, Machine(8))
     with pytest.raises(InputError):
         make_policy("HRFBf", {"threshold": 1.5}, Machine(8))
+    with pytest.raises(InputError):
+        make_policy("moldable", {"allocation": "hrf"}, Machine(8))
+
+
+def test_every_table_2_name_takes_every_schemes_parameters() -> None:
+    # HRF paper, sec. 6.3 averages all 8 policies over one alpha x threshold grid: a
+    # scheme accepts (and checks) the others' parameters, and ignores them.
+    names = {spec.name for spec in get_policy("HRFBf").specs()}
+    assert names == {"alpha", "threshold", "threshold_rounding", "budget_includes_initial",
+                     "hrf_reallocation", "min_revenue", "fair_weights_over"}
+    for name in TABLE_2:
+        assert {spec.name for spec in get_policy(name).specs()} == names
+    greedy = get_policy("SbmGrdyBf")
+    assert greedy.settings({"alpha": 0.5, "threshold": 0.4}) == SubmitGreedySettings(
+        threshold=0.4)
+    alpha = next(spec for spec in greedy.specs() if spec.name == "alpha")
+    assert alpha.default == 1.0 and alpha.help.startswith("no effect on Submit-time Greedy")
+    with pytest.raises(InputError):
+        make_policy("SbmGrdyBf", {"alpha": -1.0}, Machine(8))
+    assert get_policy("HRFFcfs").settings({"fair_weights_over": "queue"}) == HrfSettings()
 
 
 # -- whole runs ------------------------------------------------------------------------

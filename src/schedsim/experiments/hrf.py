@@ -105,35 +105,14 @@ def table1_att() -> dict[str, float]:
 def hrf_example_allocation() -> tuple[int, ...] | None:
     """HRF's allocation (Algorithm 1) of the Table 1 jobs: budget 5 on 3 processors.
 
-    Uses the HRF allocation scheme of :mod:`schedsim.policies.moldable` with its
-    default settings, alpha = 5/3 and threshold = 2/3 (at most two processors a
-    job, sec. 4.1). None when that module is not available.
+    The HRF allocation scheme with its default settings, alpha = 5/3 and threshold =
+    2/3 (at most two processors a job, sec. 4.1).
     """
-    try:
-        from schedsim.policies.moldable import (
-            ALLOCATIONS,
-            FcfsSelection,
-            MoldableSettings,
-            SystemState,
-        )
-    except ImportError:
-        return None
-    from schedsim.jobs import Job
     from schedsim.machine import Machine
+    from schedsim.policies.moldable import HrfSettings, hrf_allocation
 
-    machine = Machine(TABLE1_PROCS)
-    settings = MoldableSettings(allocation="hrf", alpha=TABLE1_BUDGET / TABLE1_PROCS,
-                                threshold=2 / TABLE1_PROCS)
-    allocation = ALLOCATIONS["hrf"](settings, machine)
-    jobs = []
-    for index, runtimes in enumerate(TABLE1_RUNTIMES):
-        job = Job(id=index + 1, submit=0.0, runtime=runtimes[-1], procs=len(runtimes),
-                  estimate=runtimes[-1], speedup=TableSpeedup(runtimes), index=index)
-        state = SystemState(0.0, TABLE1_PROCS, TABLE1_PROCS, [], list(jobs), FcfsSelection())
-        allocation.submitted(job, state)
-        jobs.append(job)
-    allocation.prepare(SystemState(0.0, TABLE1_PROCS, TABLE1_PROCS, [], jobs, FcfsSelection()))
-    return tuple(allocation.size(job) for job in jobs)
+    settings = HrfSettings(alpha=TABLE1_BUDGET / TABLE1_PROCS, threshold=2 / TABLE1_PROCS)
+    return hrf_allocation(TABLE1_RUNTIMES, Machine(TABLE1_PROCS), settings)
 
 
 def hrf_example_choice() -> str | None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from schedsim.engine import Decision, EngineView, RunningJob, Start, WakeUp
 from schedsim.jobs import Job
 from schedsim.machine import Machine
+from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import NoSettings, register_policy
 
@@ -49,25 +50,11 @@ def shadow_and_extra(
     raise ValueError(f"a job of {needed} processors can never fit ({available} in all)")
 
 
-class FCFS:
+class FCFS(QueuePolicy[NoSettings]):
     """First come, first served: start queue heads while they fit; never skip the head."""
-
-    def __init__(self, settings: NoSettings, machine: Machine) -> None:
-        self.settings = settings
-        self.machine = machine
-        self.queue: list[Job] = []
 
     def size(self, job: Job) -> int:
         return self.machine.round_up(job.procs)
-
-    def submit(self, job: Job, view: EngineView) -> None:
-        self.queue.append(job)
-
-    def finish(self, job: Job, view: EngineView) -> None:
-        pass
-
-    def change(self, job: Job, view: EngineView) -> None:
-        pass
 
     def schedule(self, view: EngineView) -> list[Decision]:
         decisions: list[Decision] = []
@@ -197,7 +184,7 @@ class Conservative(FCFS):
         self.new: list[Job] = []
 
     def submit(self, job: Job, view: EngineView) -> None:
-        self.queue.append(job)
+        super().submit(job, view)
         self.new.append(job)
 
     def finish(self, job: Job, view: EngineView) -> None:

@@ -39,6 +39,7 @@ from schedsim.engine import Decision, EngineView, RunningJob, Start
 from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.policies.backfill import EASY, Reservation, shadow_and_extra
+from schedsim.policies.base import QueuePolicy
 from schedsim.policies.los_dedicated import DedicatedJobs
 from schedsim.policies.los_dp import packing_dp
 from schedsim.policies.registry import NoSettings, register_policy, setting
@@ -57,12 +58,9 @@ class LOSSettings:
 
 
 @dataclass(frozen=True)
-class DelayedLOSSettings:
-    """Settings of Delayed-LOS and Hybrid-LOS."""
+class DelayedLOSSettings(LOSSettings):
+    """Settings of Delayed-LOS and Hybrid-LOS: LOS's, and the maximum skip count."""
 
-    lookahead: int = setting(DEFAULT_LOOKAHEAD, "lookahead window L: the DP considers the "
-                             "first L waiting jobs, head included (Shmueli & Feitelson)",
-                             low=1)
     c_s: int = setting(DEFAULT_MAX_SKIP, "maximum skip count C_s: a fitting queue head "
                        "skipped this many times starts at once (LOS paper, Algorithm 1)",
                        low=0)
@@ -117,36 +115,26 @@ class Cycle:
         return Freeze(shadow, extra // unit)
 
 
-class LOS:
+class LOS(QueuePolicy[LOSSettings]):
     """LOS: start the head if it fits, else pack the window around its reservation.
 
     LOS paper, sec. III-A (Shmueli & Feitelson's Reservation_DP): a queue head
     that fits starts right away (and the next job becomes the head); a head that
     does not fit gets a reservation at its shadow time, and Reservation_DP picks
     from the rest of the window the set of jobs that keeps the most units busy
-    now without delaying it (Algorithm 1, lines 12-20).
+    now without delaying it (Algorithm 1, lines 12-20). Estimates are read live
+    at every call, so a completion or an estimate change needs no bookkeeping.
     """
 
-    def __init__(self, settings: LOSSettings | DelayedLOSSettings, machine: Machine) -> None:
-        self.settings = settings
-        self.machine = machine
+    def __init__(self, settings: LOSSettings, machine: Machine) -> None:
+        super().__init__(settings, machine)
         self.unit = machine.unit
-        self.queue: list[Job] = []
 
     def size(self, job: Job) -> int:
         """The job's size in allocation units."""
         return -(-job.procs // self.unit)
 
     # -- engine protocol --------------------------------------------------
-    def submit(self, job: Job, view: EngineView) -> None:
-        self.queue.append(job)
-
-    def finish(self, job: Job, view: EngineView) -> None:
-        pass
-
-    def change(self, job: Job, view: EngineView) -> None:
-        """Estimates are read live at every call: nothing to update."""
-
     def schedule(self, view: EngineView) -> list[Decision]:
         cycle = Cycle(view, self.unit)
         self.start_heads(cycle)

@@ -10,7 +10,10 @@ Scheme for Moldable Jobs", CF'15. Sec. 3 splits a moldable policy in two:
 * the **selection scheme** decides which queued job starts: FCFS, or aggressive
   (EASY) backfilling (sec. 3.2), here generic over "the size of this job".
 
-The eight combinations are the policies of Table 2 (sec. 6.1.3). Every choice the
+The eight combinations are the policies of Table 2 (sec. 6.1.3), each registered
+as its (allocation class, selection class) pair. Each allocation scheme reads its
+own frozen settings (``HrfSettings``, ``SubmitGreedySettings``, ``SubmitFairSettings``,
+``ScheduleFairSettings``; common fields in ``MoldableSettings``). Every choice the
 paper leaves open is a named setting; docs/deviations-hrf.md says what the paper
 says, what we do and why.
 
@@ -25,51 +28,78 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from heapq import heapify, heappop, heappush
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from schedsim.engine import Decision, EngineView, RunningJob, Start
 from schedsim.jobs import Job
 from schedsim.machine import Machine
+from schedsim.params import ParamSpec
 from schedsim.policies.backfill import shadow_and_extra
+from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
-from schedsim.policies.registry import register_policy, setting
+from schedsim.policies.registry import param_specs, register_policy, setting
 
 ROUNDING_SLACK = 1e-9  # absorbs float error in alpha*m and threshold*m (e.g. 0.29*100)
 
 SizeOf = Callable[[Job], int]
 
 
+PER_INSTANT, PER_QUEUE_CHANGE = "per-instant", "per-queue-change"
+
+
 @dataclass(frozen=True)
 class MoldableSettings:
-    """Settings of every moldable policy (the Table 2 names fix allocation and selection)."""
+    """What every allocation scheme reads: the largest job size (HRF paper, sec. 5)."""
 
-    allocation: str = setting("hrf", "allocation scheme: hrf (HRF paper sec. 5), sbm-greedy, "
-                              "sbm-fair, sch-fair (sec. 3.1)",
-                              choices=("hrf", "sbm-greedy", "sbm-fair", "sch-fair"))
-    selection: str = setting("easy", "selection scheme: fcfs, or easy (aggressive backfilling)",
-                             choices=("fcfs", "easy"))
-    alpha: float = setting(1.0, "HRF processor budget as a fraction of the machine, alpha*m "
-                           "(HRF only; paper sweep 0.5..1.2)", low=0.0, high=100.0)
     threshold: float = setting(0.9, "largest job size as a fraction of the machine, caps "
                                "every allocation scheme (paper sweep 0.1..1.0)",
                                low=0.001, high=1.0)
     threshold_rounding: str = setting("floor", "threshold*m to whole units: floor (the text: "
                                       "a maximum percentage) or ceil (Algorithm 1 line 7)",
                                       choices=("floor", "ceil"))
-    budget_includes_initial: bool = setting(True, "HRF: the budget alpha*m includes each "
-                                            "job's first processor (sec. 4.1 example); "
-                                            "false: alpha*m on top (Algorithm 1 lines 2-5)")
-    hrf_reallocation: str = setting("per-instant", "HRF: rerun Algorithm 1 once per "
-                                    "scheduling instant at which the queue has changed, or "
-                                    "after every queue change including each start",
-                                    choices=("per-instant", "per-queue-change"))
-    min_revenue: float = setting(0.0, "HRF: a processor goes to a job only if its revenue "
+
+
+@dataclass(frozen=True)
+class HrfSettings(MoldableSettings):
+    """Settings of Highest Revenue First (HRF paper, sec. 5, Algorithm 1)."""
+
+    alpha: float = setting(1.0, "HRF processor budget as a fraction of the machine, alpha*m "
+                           "(sec. 5; paper sweep 0.5..1.2)", low=0.0, high=100.0)
+    budget_includes_initial: bool = setting(True, "the budget alpha*m includes each job's "
+                                            "first processor (sec. 4.1 example); false: "
+                                            "alpha*m on top (Algorithm 1 lines 2-5)")
+    hrf_reallocation: str = setting(PER_INSTANT, "rerun Algorithm 1 once per scheduling "
+                                    "instant at which the queue has changed, or after every "
+                                    "queue change including each start",
+                                    choices=(PER_INSTANT, PER_QUEUE_CHANGE))
+    min_revenue: float = setting(0.0, "a processor goes to a job only if its revenue "
                                  "T(x)-T(x+1) in seconds exceeds this")
-    fair_weights_over: str = setting("system", "fair schemes: sum the square-root weights "
-                                     "over all jobs in the system or the queued jobs only "
+
+
+@dataclass(frozen=True)
+class SubmitGreedySettings(MoldableSettings):
+    """Settings of Submit-time Greedy (HRF paper, sec. 3.1): the common ones only."""
+
+
+@dataclass(frozen=True)
+class FairShareSettings(MoldableSettings):
+    """Settings of the fair-share schemes (HRF paper, sec. 3.1; algorithms.md 3.2)."""
+
+    fair_weights_over: str = setting("system", "sum the square-root weights over all jobs "
+                                     "in the system or the queued jobs only "
                                      "(algorithms.md A3.1)", choices=("system", "queue"))
+
+
+@dataclass(frozen=True)
+class SubmitFairSettings(FairShareSettings):
+    """Settings of Submit-time Fair (HRF paper, sec. 3.1)."""
+
+
+@dataclass(frozen=True)
+class ScheduleFairSettings(FairShareSettings):
+    """Settings of Schedule-time Fair (HRF paper, sec. 3.1)."""
 
 
 # -- what an allocation scheme sees ------------------------------------------------
@@ -164,6 +194,54 @@ def processor_budget(alpha: float, capacity: int) -> int:
     return max(0, math.floor(alpha * capacity + ROUNDING_SLACK))
 
 
+# -- allocation schemes (HRF paper, sec. 3.1) --------------------------------------
+
+
+class AllocationScheme(Protocol):
+    """Decides the processor count ``x_i`` of each queued job (HRF paper, sec. 3.1)."""
+
+    settings: MoldableSettings
+
+    def submitted(self, job: Job, state: SystemState) -> None:
+        """``job`` joins the queue (``state.queue`` does not hold it yet)."""
+
+    def started(self, job: Job) -> None:
+        """``job`` left the queue to run."""
+
+    def prepare(self, state: SystemState) -> None:
+        """A decision point: the state before the next pick."""
+
+    def size(self, job: Job) -> int:
+        """``x_i`` of a queued job, valid after :meth:`prepare`."""
+
+
+class Allocation:
+    """Base of the allocation schemes: settings, the jobs' allowed sizes, no-op hooks.
+
+    A scheme names its settings dataclass (``settings_type``, which the registry
+    builds for it) and its title in the HRF paper.
+    """
+
+    settings_type: ClassVar[type[MoldableSettings]] = MoldableSettings
+    title: ClassVar[str] = ""
+
+    def __init__(self, settings: MoldableSettings, machine: Machine) -> None:
+        self.settings = settings
+        self.job_sizes = JobSizes(settings, machine)
+
+    def submitted(self, job: Job, state: SystemState) -> None:
+        """``job`` joins the queue (``state.queue`` does not hold it yet)."""
+
+    def started(self, job: Job) -> None:
+        """``job`` left the queue to run."""
+
+    def prepare(self, state: SystemState) -> None:
+        """A decision point: the state before the next pick."""
+
+    def size(self, job: Job) -> int:
+        raise NotImplementedError
+
+
 # -- Highest Revenue First (HRF paper, sec. 5) --------------------------------------
 
 
@@ -194,18 +272,26 @@ def highest_revenue_first(runtime_tables: Sequence[Sequence[float]], extra_steps
     return steps
 
 
-class HrfAllocation:
-    """HRF (HRF paper, sec. 5): reruns Algorithm 1 after every change of the queue.
+class HrfAllocation(Allocation):
+    """HRF (HRF paper, sec. 5): reruns Algorithm 1 when the queue has changed.
 
     "Every time the state of the waiting queue changes (a job joins the queue or
-    leaves the queue), we need to start a new allocation" (sec. 5), here including
-    each start inside one scheduling call.
+    leaves the queue), we need to start a new allocation" (sec. 5). By default
+    (``hrf_reallocation = per-instant``) the allocation made for the queue at an
+    instant holds for every start at that instant, and the next instant
+    reallocates if the queue changed (arrivals, or the starts): the reading under
+    which the sec. 4.1 example gives Strategy A. ``per-queue-change`` also reruns
+    it after each start inside one scheduling call.
     """
 
-    def __init__(self, settings: MoldableSettings, machine: Machine) -> None:
-        self.settings = settings
-        self.job_sizes = JobSizes(settings, machine)
+    settings_type = HrfSettings
+    title = "Highest Revenue First"
+    settings: HrfSettings
+
+    def __init__(self, settings: HrfSettings, machine: Machine) -> None:
+        super().__init__(settings, machine)
         self.budget = processor_budget(settings.alpha, self.job_sizes.capacity)
+        self.reallocates_within_instant = settings.hrf_reallocation == PER_QUEUE_CHANGE
         self.sizes: dict[int, int] = {}
         self.queue_changed = False
         self.allocated_at = -math.inf
@@ -229,7 +315,7 @@ class HrfAllocation:
 
     def _due(self, now: float) -> bool:
         """Whether a changed queue is reallocated now."""
-        return True
+        return self.reallocates_within_instant or now != self.allocated_at
 
     def _allocate(self, queue: list[Job]) -> None:
         candidates = [self.job_sizes.of(job) for job in queue]
@@ -245,16 +331,37 @@ class HrfAllocation:
         return max(0, self.budget - initial) // self.job_sizes.unit
 
 
-class HrfPerInstantAllocation(HrfAllocation):
-    """HRF, reallocated at most once per scheduling instant.
+@dataclass(frozen=True)
+class RuntimeTable:
+    """A speedup model from a table: ``runtimes[n - 1]`` on n processors, flat beyond it."""
 
-    The allocation made for the queue at an instant holds for every start at that
-    instant; the next instant reallocates if the queue changed (arrivals, or the
-    starts). This is the reading under which the sec. 4.1 example gives Strategy A.
+    runtimes: tuple[float, ...]
+
+    def runtime(self, procs: int) -> float:
+        return self.runtimes[min(procs, len(self.runtimes)) - 1]
+
+
+def hrf_allocation(runtime_tables: Sequence[Sequence[float]], machine: Machine,
+                   settings: HrfSettings) -> tuple[int, ...]:
+    """HRF's sizes for jobs queued together at time 0 (HRF paper, sec. 4.1 and Algorithm 1).
+
+    ``runtime_tables[i][n - 1]`` is job i's run time on n processors, and
+    ``len(runtime_tables[i])`` its largest size. The jobs are submitted in order,
+    then Algorithm 1 runs once for the whole queue, as at the single scheduling
+    instant of the sec. 4.1 example (Table 1 gives (2, 2, 1) on 3 processors with
+    alpha 5/3 and threshold 2/3).
     """
-
-    def _due(self, now: float) -> bool:
-        return now != self.allocated_at
+    jobs = [Job(id=index + 1, submit=0.0, runtime=table[-1], procs=len(table),
+                estimate=table[-1], speedup=RuntimeTable(tuple(table)), index=index)
+            for index, table in enumerate(runtime_tables)]
+    allocation = HrfAllocation(settings, machine)
+    capacity = machine.partitions[0]
+    for position, job in enumerate(jobs):
+        queue = jobs[:position]
+        allocation.submitted(job, SystemState(0.0, capacity, capacity, [], queue,
+                                              FcfsSelection()))
+    allocation.prepare(SystemState(0.0, capacity, capacity, [], jobs, FcfsSelection()))
+    return tuple(allocation.size(job) for job in jobs)
 
 
 # -- Submit-time Greedy and Submit-time Fair (HRF paper sec. 3.1; algorithms.md 3.3) -
@@ -306,7 +413,7 @@ class WhatIfPlan:
         return self.profile.earliest(size, runtime, self.floor) + runtime
 
 
-class SubmitGreedyAllocation:
+class SubmitGreedyAllocation(Allocation):
     """Submit-time Greedy: at submission, the size with the earliest completion.
 
     HRF paper, sec. 3.1 (after Srinivasan et al. / Cirne & Berman): the size is
@@ -314,9 +421,11 @@ class SubmitGreedyAllocation:
     changes; sizes are capped by ``threshold x m`` like every scheme here.
     """
 
+    settings_type: ClassVar[type[MoldableSettings]] = SubmitGreedySettings
+    title = "Submit-time Greedy"
+
     def __init__(self, settings: MoldableSettings, machine: Machine) -> None:
-        self.settings = settings
-        self.job_sizes = JobSizes(settings, machine)
+        super().__init__(settings, machine)
         self.sizes: dict[int, int] = {}
 
     def submitted(self, job: Job, state: SystemState) -> None:
@@ -327,9 +436,6 @@ class SubmitGreedyAllocation:
 
     def started(self, job: Job) -> None:
         del self.sizes[job.index]
-
-    def prepare(self, state: SystemState) -> None:
-        pass
 
     def size(self, job: Job) -> int:
         return self.sizes[job.index]
@@ -366,7 +472,7 @@ class FairShare:
     from ``FAIR_SETS``: all jobs in the system, or the queued ones; plus i itself.
     """
 
-    def __init__(self, settings: MoldableSettings, capacity: int, unit: int) -> None:
+    def __init__(self, settings: FairShareSettings, capacity: int, unit: int) -> None:
         self.weighted_jobs = FAIR_SETS[settings.fair_weights_over]
         self.capacity = capacity
         self.unit = unit
@@ -391,7 +497,10 @@ class FairShare:
 class SubmitFairAllocation(SubmitGreedyAllocation):
     """Submit-time Fair: Submit-time Greedy limited by the fair share at submission."""
 
-    def __init__(self, settings: MoldableSettings, machine: Machine) -> None:
+    settings_type = SubmitFairSettings
+    title = "Submit-time Fair"
+
+    def __init__(self, settings: FairShareSettings, machine: Machine) -> None:
         super().__init__(settings, machine)
         self.fair = FairShare(settings, self.job_sizes.capacity, self.job_sizes.unit)
 
@@ -421,7 +530,7 @@ class AvailabilitySteps:
         return self.times[bisect_left(self.frees, size)] + runtime
 
 
-class ScheduleFairAllocation:
+class ScheduleFairAllocation(Allocation):
     """Schedule-time Fair: the size is chosen anew at every decision until the job starts.
 
     Each queued job gets the size, at most its current fair share, with the
@@ -430,16 +539,16 @@ class ScheduleFairAllocation:
     decision point and memoised within it.
     """
 
-    def __init__(self, settings: MoldableSettings, machine: Machine) -> None:
-        self.job_sizes = JobSizes(settings, machine)
+    settings_type = ScheduleFairSettings
+    title = "Schedule-time Fair"
+
+    def __init__(self, settings: FairShareSettings, machine: Machine) -> None:
+        super().__init__(settings, machine)
         self.fair = FairShare(settings, self.job_sizes.capacity, self.job_sizes.unit)
         self._steps: AvailabilitySteps | None = None
         self._state: SystemState | None = None
         self._root_sum = 0.0
         self._sizes: dict[int, int] = {}
-
-    def submitted(self, job: Job, state: SystemState) -> None:
-        pass
 
     def started(self, job: Job) -> None:
         self.job_sizes.forget(job)
@@ -464,27 +573,13 @@ class ScheduleFairAllocation:
         return earliest_completion_size(candidates, self._steps.completion, self._state.now)
 
 
-class AllocationScheme(Protocol):
-    """Decides the processor count ``x_i`` of each queued job (HRF paper, sec. 3.1)."""
-
-    def submitted(self, job: Job, state: SystemState) -> None:
-        """``job`` joins the queue (``state.queue`` does not hold it yet)."""
-
-    def started(self, job: Job) -> None:
-        """``job`` left the queue to run."""
-
-    def prepare(self, state: SystemState) -> None:
-        """A decision point: the state before the next pick."""
-
-    def size(self, job: Job) -> int:
-        """``x_i`` of a queued job, valid after :meth:`prepare`."""
-
-
 # -- selection schemes (HRF paper, sec. 3.2) ---------------------------------------
 
 
 class FcfsSelection:
     """FCFS: only the queue head may start, when its size fits; the head waits otherwise."""
+
+    title: ClassVar[str] = "FCFS"
 
     def pick(self, state: SystemState, size_of: SizeOf) -> int | None:
         if size_of(state.queue[0]) <= state.free:
@@ -511,6 +606,8 @@ class EasySelection(FcfsSelection):
     which keeps ``extra`` exact.
     """
 
+    title = "aggressive (EASY) backfilling"
+
     def planned_floor(self, planned_start: float, now: float) -> float:
         """Backfilling lets a later job start before an earlier one (conservative plan)."""
         return now
@@ -529,25 +626,21 @@ class EasySelection(FcfsSelection):
 # -- the policy ------------------------------------------------------------------
 
 
-class MoldablePolicy:
-    """A moldable policy = an allocation scheme + a selection scheme (HRF paper, sec. 3)."""
+class MoldablePolicy(QueuePolicy[MoldableSettings]):
+    """A moldable policy = an allocation scheme + a selection scheme (HRF paper, sec. 3).
+
+    Its settings are the allocation scheme's.
+    """
 
     def __init__(self, allocation: AllocationScheme, selection: SelectionScheme,
                  machine: Machine) -> None:
+        super().__init__(allocation.settings, machine)
         self.allocation = allocation
         self.selection = selection
-        self.machine = machine
-        self.queue: list[Job] = []
 
     def submit(self, job: Job, view: EngineView) -> None:
         self.allocation.submitted(job, self._state(view))
-        self.queue.append(job)
-
-    def finish(self, job: Job, view: EngineView) -> None:
-        pass
-
-    def change(self, job: Job, view: EngineView) -> None:
-        pass
+        super().submit(job, view)
 
     def schedule(self, view: EngineView) -> list[Decision]:
         decisions: list[Decision] = []
@@ -576,53 +669,56 @@ class MoldablePolicy:
                            self.queue, self.selection)
 
 
-AllocationFactory = Callable[[MoldableSettings, Machine], AllocationScheme]
+@dataclass(frozen=True)
+class Composed:
+    """A moldable policy's factory: an allocation scheme class with a selection scheme class."""
 
-HRF_BY_REALLOCATION: dict[str, AllocationFactory] = {
-    "per-instant": HrfPerInstantAllocation,
-    "per-queue-change": HrfAllocation,
+    allocation: type[Allocation]
+    selection: type[FcfsSelection]
+
+    def __call__(self, settings: MoldableSettings, machine: Machine) -> MoldablePolicy:
+        return MoldablePolicy(self.allocation(settings, machine), self.selection(), machine)
+
+    def description(self) -> str:
+        return (f"{self.allocation.title} allocation with {self.selection.title} "
+                "(HRF paper, Table 2)")
+
+
+TABLE_2: dict[str, Composed] = {  # HRF paper, Table 2 (sec. 6.1.3)
+    "HRFFcfs": Composed(HrfAllocation, FcfsSelection),
+    "HRFBf": Composed(HrfAllocation, EasySelection),
+    "SbmGrdyFcfs": Composed(SubmitGreedyAllocation, FcfsSelection),
+    "SbmGrdyBf": Composed(SubmitGreedyAllocation, EasySelection),
+    "SbmFairFcfs": Composed(SubmitFairAllocation, FcfsSelection),
+    "SbmFairBf": Composed(SubmitFairAllocation, EasySelection),
+    "SchFairFcfs": Composed(ScheduleFairAllocation, FcfsSelection),
+    "SchFairBf": Composed(ScheduleFairAllocation, EasySelection),
 }
 
-ALLOCATIONS: dict[str, AllocationFactory] = {
-    "hrf": lambda s, m: HRF_BY_REALLOCATION[s.hrf_reallocation](s, m),
-    "sbm-greedy": SubmitGreedyAllocation,
-    "sbm-fair": SubmitFairAllocation,
-    "sch-fair": ScheduleFairAllocation,
-}
 
-SELECTIONS: dict[str, Callable[[], SelectionScheme]] = {
-    "fcfs": FcfsSelection,
-    "easy": EasySelection,
-}
+def unread_params(scheme: type[Allocation]) -> tuple[ParamSpec, ...]:
+    """The other schemes' parameters, which a ``scheme`` policy accepts and ignores.
+
+    HRF paper, sec. 6.3: all eight Table 2 policies are averaged over the same
+    alpha x threshold grid, so every Table 2 name takes every scheme's parameters
+    (with the same defaults and ranges); the help text says which have no effect.
+    """
+    schemes = list(dict.fromkeys(composed.allocation for composed in TABLE_2.values()))
+    own = {spec.name for spec in param_specs(scheme.settings_type)}
+    readers: dict[str, list[str]] = {}
+    specs: dict[str, ParamSpec] = {}
+    for other in schemes:
+        for spec in param_specs(other.settings_type):
+            if spec.name not in own:
+                specs.setdefault(spec.name, spec)
+                readers.setdefault(spec.name, []).append(other.title)
+    return tuple(replace(spec, help=f"no effect on {scheme.title} (a "
+                         f"{' and '.join(readers[name])} parameter; all 8 policies share "
+                         f"one alpha x threshold grid, sec. 6.3): {spec.help}")
+                 for name, spec in specs.items())
 
 
-def build_moldable(settings: MoldableSettings, machine: Machine) -> MoldablePolicy:
-    """The policy for ``settings.allocation`` x ``settings.selection``."""
-    allocation = ALLOCATIONS[settings.allocation](settings, machine)
-    return MoldablePolicy(allocation, SELECTIONS[settings.selection](), machine)
-
-
-TABLE_2 = {  # HRF paper, Table 2: name -> (allocation, selection)
-    "HRFFcfs": ("hrf", "fcfs"),
-    "HRFBf": ("hrf", "easy"),
-    "SbmGrdyFcfs": ("sbm-greedy", "fcfs"),
-    "SbmGrdyBf": ("sbm-greedy", "easy"),
-    "SbmFairFcfs": ("sbm-fair", "fcfs"),
-    "SbmFairBf": ("sbm-fair", "easy"),
-    "SchFairFcfs": ("sch-fair", "fcfs"),
-    "SchFairBf": ("sch-fair", "easy"),
-}
-
-ALLOCATION_TITLES = {
-    "hrf": "Highest Revenue First", "sbm-greedy": "Submit-time Greedy",
-    "sbm-fair": "Submit-time Fair", "sch-fair": "Schedule-time Fair",
-}
-SELECTION_TITLES = {"fcfs": "FCFS", "easy": "aggressive (EASY) backfilling"}
-
-register_policy("moldable", "moldable", "Moldable jobs: an allocation scheme (hrf, "
-                "sbm-greedy, sbm-fair, sch-fair) with a selection scheme (fcfs, easy); "
-                "HRF paper sec. 3", MoldableSettings)(build_moldable)
-for _name, (_allocation, _selection) in TABLE_2.items():
-    register_policy(_name, "moldable", f"{ALLOCATION_TITLES[_allocation]} allocation with "
-                    f"{SELECTION_TITLES[_selection]} (HRF paper, Table 2)", MoldableSettings,
-                    presets={"allocation": _allocation, "selection": _selection})(build_moldable)
+for _name, _composed in TABLE_2.items():
+    register_policy(_name, "moldable", _composed.description(),
+                    _composed.allocation.settings_type,
+                    unread=unread_params(_composed.allocation))(_composed)

@@ -1,8 +1,8 @@
-"""The policy registry: names -> (class, frozen settings dataclass, presets).
+"""The policy registry: names -> (factory, frozen settings dataclass, unread parameters).
 
-A policy class takes ``(settings, machine)``. Its settings are a frozen
-dataclass whose fields are declared with :func:`setting`, so that the command
-line and the workflow config can list, default and range-check them.
+A factory (usually the policy class) takes ``(settings, machine)``. Its settings
+are a frozen dataclass whose fields are declared with :func:`setting`, so that
+the command line and the workflow config can list, default and range-check them.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import importlib
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from schedsim.engine import Policy
 from schedsim.errors import InputError
@@ -47,22 +47,28 @@ class NoSettings:
 
 @dataclass(frozen=True)
 class PolicyEntry:
-    """A registered policy name."""
+    """A registered policy name.
+
+    ``unread`` are parameters the name accepts, checks and then drops: a family
+    whose policies are all swept over one grid (e.g. the HRF paper's alpha x
+    threshold, sec. 6.3) lists there the grid's parameters a policy does not read.
+    """
 
     name: str
     family: str
     description: str
     factory: Callable[[Any, Machine], Policy]
     settings_cls: type
-    presets: Mapping[str, Any] = field(default_factory=dict)
+    unread: tuple[ParamSpec, ...] = ()
 
     def specs(self) -> tuple[ParamSpec, ...]:
-        """Parameters a user may set (presets are fixed by the name)."""
-        return tuple(s for s in param_specs(self.settings_cls) if s.name not in self.presets)
+        """Parameters a user may set: the settings' fields, then the unread ones."""
+        return (*param_specs(self.settings_cls), *self.unread)
 
     def settings(self, given: Mapping[str, Any]) -> Any:
         values = parse_params(self.specs(), given, f"policy {self.name}")
-        values.update(self.presets)
+        for spec in self.unread:
+            del values[spec.name]
         return self.settings_cls(**values)
 
     def make(self, given: Mapping[str, Any], machine: Machine) -> Policy:
@@ -78,29 +84,31 @@ POLICY_MODULES = (
 )
 
 
+Factory = TypeVar("Factory", bound=Callable[[Any, Machine], Policy])
+
+
 def register_policy(
     name: str, family: str, description: str, settings_cls: type = NoSettings,
-    presets: Mapping[str, Any] | None = None,
-) -> Callable[[type], type]:
-    """Class decorator: register the class under ``name`` (may be stacked)."""
+    unread: tuple[ParamSpec, ...] = (),
+) -> Callable[[Factory], Factory]:
+    """Decorator: register a class, or any ``(settings, machine)`` factory, under ``name``.
 
-    def wrap(cls: type) -> type:
-        entry = PolicyEntry(name, family, description, cls, settings_cls, dict(presets or {}))
-        if name in _POLICIES and _POLICIES[name].factory is not cls:
+    May be stacked. ``unread``: parameters accepted and ignored (:class:`PolicyEntry`).
+    """
+
+    def wrap(factory: Factory) -> Factory:
+        entry = PolicyEntry(name, family, description, factory, settings_cls, unread)
+        if name in _POLICIES and _POLICIES[name].factory is not factory:
             raise ValueError(f"policy {name!r} registered twice")
         _POLICIES[name] = entry
-        return cls
+        return factory
 
     return wrap
 
 
 def all_policies() -> dict[str, PolicyEntry]:
     for module in POLICY_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as err:
-            if err.name != module:
-                raise
+        importlib.import_module(module)
     return dict(sorted(_POLICIES.items(), key=lambda kv: (kv[1].family, kv[0])))
 
 
