@@ -1,5 +1,5 @@
-# The reproduction workflow: `snakemake` regenerates every enabled target of
-# ../shared/REPRODUCTION.md (tables, figures with 95% CIs, claims, report).
+# The reproduction workflow: `snakemake` regenerates every enabled target of the
+# configured paper families (tables, figures with 95% CIs, claims, report).
 # Layout and conventions: workflow/rules/*.smk, config/README.md.
 
 from snakemake.utils import min_version
@@ -26,6 +26,7 @@ include: "workflow/rules/report.smk"
 localrules:
     all,
     aggregate,
+    choose,
     figure,
     claims,
     report,

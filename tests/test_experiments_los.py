@@ -18,8 +18,11 @@ import yaml
 
 from schedsim import claims
 from schedsim.claims import NOT_CHECKABLE, NOT_REPRODUCED, REPRODUCED, Outcome
-from schedsim.experiments import los
-from schedsim.experiments.common import build_plan, resolve_derived, run_point
+from schedsim.experiments.families import los
+from schedsim.experiments.kinds import choose
+from schedsim.experiments.plan import build_plan
+from schedsim.experiments.run import run_point
+from schedsim.experiments.spec import MachineSpec, PointSpec, point_from_json, to_json
 from schedsim.jobs import Job
 from schedsim.stats import seed_means, summarize_seeds
 from schedsim.workloads.cwf import read_cwf
@@ -49,35 +52,40 @@ def full_config(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def test_full_config_plans_every_los_target(full_config: dict[str, Any]) -> None:
     plan = build_plan(full_config)
-    counts = {t: len(r) for t, r in plan.runs_of.items() if t.startswith("LOS")}
+    counts = {t: len(r) for t, r in plan.inputs_of.items() if t.startswith("LOS")}
     assert counts == {"LOS-F1": 2 * 6, "LOS-F5": 3, "LOS-F6": 3, "LOS-CS20": 3,
                       "LOS-F7": 3 * 6, "LOS-F8": 2 * 3 * 6, "LOS-F9": 18, "LOS-F10": 18,
                       "LOS-F11": 2 * 3 * 6, "LOS-T4": 2, "LOS-T5": 2, "LOS-T6": 2,
                       "LOS-T7": 2}
     los_workloads = [p for p in plan.workloads if p.startswith("results/workloads/los/")]
     assert len(los_workloads) == 7 * 6 * 20 and all(p.endswith(".cwf") for p in los_workloads)
-    assert plan.runs_of["LOS-T4"] == ["results/tables/LOS-F7.csv",
+    assert plan.inputs_of["LOS-T4"] == ["results/tables/LOS-F7.csv",
                                       "results/tables/LOS-F7.seeds.csv"]
 
 
 def test_cs_sweep_points_run_every_cs_inside_one_job(full_config: dict[str, Any]) -> None:
     plan = build_plan(full_config)
     dlos = plan.points["results/runs/LOS-F5/Delayed-LOS/ps0.5_pd0_load0.9.parquet"]
-    assert dlos["inner"] == {"c_s": list(range(1, 21))}
-    assert len(dlos["seeds"]) == 20 and dlos["procs"] == 320 and dlos["columns"] == ["c_s"]
+    assert dlos.inner == {"c_s": tuple(range(1, 21))}
+    assert len(dlos.seeds) == 20 and dlos.machine == MachineSpec(320, 32)
+    assert dlos.columns == ("c_s",)
     easy = plan.points["results/runs/LOS-F5/easy/ps0.5_pd0_load0.9.parquet"]
-    assert easy["inner"] == {} and "derived" not in easy
+    assert easy.inner == {} and easy.chosen == {} and easy.columns == ("c_s",)
+    assert plan.targets["LOS-F5"].choose is not None
+    assert plan.targets["LOS-F5"].choose.policy == "Delayed-LOS"
 
 
 def test_load_sweep_points_take_the_best_cs_of_their_panel(full_config: dict[str, Any]) -> None:
     plan = build_plan(full_config)
-    f7 = plan.points["results/runs/LOS-F7/Delayed-LOS/tuned/ps0.2_pd0_load0.7.parquet"]
-    assert f7["derived"] == {"c_s": {"table": "results/tables/LOS-CS20.csv", "column": "c_s",
-                                     "where": {"policy": "Delayed-LOS"},
-                                     "argmin": "AWT_mean"}}
-    f11 = plan.points["results/runs/LOS-F11/Hybrid-LOS-E/tuned/ps0.5_pd0.5_el_load1.parquet"]
-    assert f11["derived"]["c_s"]["table"] == "results/tables/LOS-F5.csv"
-    assert "derived" not in plan.points["results/runs/LOS-F9/EASY-D/ps0.2_pd0.5_load0.5.parquet"]
+    f7 = plan.points["results/runs/LOS-F7/Delayed-LOS/ps0.2_pd0_load0.7.parquet"]
+    assert f7.chosen == {"c_s": "results/chosen/LOS-CS20.json"}
+    assert "results/chosen/LOS-CS20.json" in f7.inputs
+    f11 = plan.points["results/runs/LOS-F11/Hybrid-LOS-E/ps0.5_pd0.5_el_load1.parquet"]
+    assert f11.chosen["c_s"] == "results/chosen/LOS-F5.json"
+    assert plan.points["results/runs/LOS-F9/EASY-D/ps0.2_pd0.5_load0.5.parquet"].chosen == {}
+    assert plan.choosing == {"LOS-F5": "results/chosen/LOS-F5.json",
+                             "LOS-F6": "results/chosen/LOS-F6.json",
+                             "LOS-CS20": "results/chosen/LOS-CS20.json"}
 
 
 def test_workload_parameters_of_the_cases(full_config: dict[str, Any]) -> None:
@@ -94,17 +102,17 @@ def test_workload_parameters_of_the_cases(full_config: dict[str, Any]) -> None:
 def test_trace_points_are_scaled_segments(full_config: dict[str, Any]) -> None:
     plan = build_plan(full_config)
     spec = plan.points["results/runs/LOS-F1/LOS/KTH-SP2_load0.8.parquet"]
-    assert spec["model"] == "trace" and spec["seeds"] == list(range(1, 11))
-    assert spec["trace"]["load"] == 0.8 and spec["trace"]["segments"] == 10
-    assert spec["procs"] == 100 and spec["trace"]["estimates"] == "requested"
+    assert spec.model == "trace" and spec.seeds == tuple(range(1, 11))
+    assert spec.trace is not None and spec.trace.load == 0.8 and spec.trace.segments == 10
+    assert spec.machine == MachineSpec(100) and spec.trace.estimates == "requested"
 
 
 def test_missing_trace_fails_clearly_or_is_skipped(full_config: dict[str, Any]) -> None:
     config = copy.deepcopy(full_config)
     config["traces"] = {"KTH-SP2": "nowhere/KTH.swf.gz"}
-    with pytest.raises(ValueError, match="missing_trace: skip"):
+    with pytest.raises(ValueError, match="missing: skip"):
         build_plan(config)
-    config["los"]["targets"]["LOS-F1"]["missing_trace"] = "skip"
+    config["los"]["targets"]["LOS-F1"]["trace"]["missing"] = "skip"
     assert "LOS-F1" not in build_plan(config).targets
 
 
@@ -124,27 +132,38 @@ def test_a_panel_needs_an_enabled_cs_sweep(full_config: dict[str, Any]) -> None:
 
 def test_test_config_plans_few_points() -> None:
     config = yaml.safe_load((ROOT / ".test" / "config" / "config.yaml").read_text())
-    config["los"]["targets"]["LOS-F1"]["missing_trace"] = "skip"
+    config["los"]["targets"]["LOS-F1"]["trace"]["missing"] = "skip"
     config["traces"] = {}
     plan = build_plan(config)
     assert "LOS-F1" not in plan.targets
     assert len([p for p in plan.points if "/LOS-" in p]) <= 150
-    assert plan.points["results/runs/LOS-F5/Delayed-LOS/ps0.5_pd0_load0.9.parquet"]["inner"] \
-        == {"c_s": [1, 4, 8]}
+    assert plan.points["results/runs/LOS-F5/Delayed-LOS/ps0.5_pd0_load0.9.parquet"].inner \
+        == {"c_s": (1, 4, 8)}
 
 
 # ----------------------------------------------------------------------------- running
 
 
-def test_resolve_derived_takes_the_argmin_and_the_smallest_on_ties(tmp_path: Path) -> None:
+def test_choose_takes_the_argmin_and_the_smallest_on_ties(
+        full_config: dict[str, Any], tmp_path: Path) -> None:
     table = tmp_path / "t.csv"
     table.write_text("policy,c_s,AWT_mean\neasy,,5\nDelayed-LOS,1,30\nDelayed-LOS,3,20\n"
                      "Delayed-LOS,2,20\nDelayed-LOS,4,25\n")
-    rule = {"table": str(table), "column": "c_s", "where": {"policy": "Delayed-LOS"},
-            "argmin": "AWT_mean"}
-    assert resolve_derived({"c_s": rule}) == {"c_s": 2}
+    spec = build_plan(full_config).targets["LOS-F5"]
+    assert choose(spec, table) == {"c_s": 2}
+    table.write_text("policy,c_s,AWT_mean\neasy,,5\n")
     with pytest.raises(ValueError, match="no row"):
-        resolve_derived({"c_s": {**rule, "where": {"policy": "Hybrid-LOS"}}})
+        choose(spec, table)
+
+
+def test_specs_round_trip_through_json(full_config: dict[str, Any]) -> None:
+    from schedsim.experiments.spec import target_from_json
+
+    plan = build_plan(full_config)
+    for point in plan.points.values():
+        assert point_from_json(to_json(point)) == point
+    for target in plan.targets.values():
+        assert target_from_json(to_json(target)) == target
 
 
 def test_run_point_on_a_calibrated_cwf_workload(tmp_path: Path) -> None:
@@ -155,11 +174,11 @@ def test_run_point_on_a_calibrated_cwf_workload(tmp_path: Path) -> None:
                                                         "pr": "0.1"}))
     header = read_cwf(path)[2]
     assert header.header_value("TargetLoad") == "0.9" and float(header.header_value("Barr")) > 0
-    spec = {"family": "los", "target": "LOS-X", "policy": "Delayed-LOS-E", "point": "p",
-            "variant": "v", "variant_column": "workload", "labels": {"load": 0.9},
-            "procs": 320, "model": "lublin-los", "fixed": {}, "params": {},
-            "inner": {"c_s": [1, 3]}, "columns": ["c_s"], "workload_info": True, "seeds": [1],
-            "workloads": {"1": str(path)}}
+    spec = PointSpec(family="los", target="LOS-X", policy="Delayed-LOS-E", point="p",
+                     variant="v", variant_column="workload", labels={"load": 0.9},
+                     machine=MachineSpec(320, 32), model="lublin-los", seeds=(1,),
+                     workloads={"1": str(path)}, inner={"c_s": (1, 3)}, columns=("c_s",),
+                     workload_info=True)
     rows = run_point(spec)
     assert [r["c_s"] for r in rows] == [1, 3]
     assert rows[0]["jobs"] == 80 and rows[0]["barr"] == float(header.header_value("Barr"))
@@ -436,31 +455,34 @@ def test_smaller_gains_verdicts() -> None:
 # ----------------------------------------------------------------------------- figures
 
 
-def test_every_los_figure_kind_draws(tmp_path: Path) -> None:
+def test_every_los_figure_draws(full_config: dict[str, Any], tmp_path: Path) -> None:
     from schedsim.plots import target_figure
 
+    targets = build_plan(full_config).targets
     frame = load_frame(BATCH, ranked(["Delayed-LOS", "easy", "LOS"]), cs={"Delayed-LOS": 7})
-    spec = {"target": los.F7, "kind": los.LOAD_KIND, "figure_metrics": ["utilization", "AWT"],
-            "panels": [{"name": "batch", "policies": BATCH["batch"], "ps": 0.2, "pd": 0.0,
-                        "elastic": False}], "policy_labels": {}}
     table = tables_of(los.F7, frame)[los.F7]
-    target_figure(table, spec, tmp_path / "f7.png", tmp_path / "f7.pdf")
+    target_figure(table, targets[los.F7], tmp_path / "f7.png", tmp_path / "f7.pdf")
     cs = tables_of(los.F5, cs_frame(knee, {"easy": 1000.0}))[los.F5]
-    spec_cs = {**spec, "target": los.F5, "kind": los.CS_KIND, "sweep": {"c_s": list(range(1, 21))},
-               "cs_policy": "Delayed-LOS", "policies": ["easy", "Delayed-LOS"]}
-    target_figure(cs, spec_cs, tmp_path / "f5.png", tmp_path / "f5.pdf")
-    spec_t = {"target": los.T4, "kind": los.TABLE_KIND, "policy": "Delayed-LOS",
-              "baselines": ["A", "B"], "sources": [los.F7], "panel": "batch"}
-    t4 = t_table(los.T4, 1.0).assign(A_ci_low=0.0, A_ci_high=5.0, B_ci_low=0.0, B_ci_high=5.0)
+    target_figure(cs, targets[los.F5], tmp_path / "f5.png", tmp_path / "f5.pdf")
+    spec_t = targets[los.T4]
+    baselines = spec_t.args["baselines"]
+    t4 = t_table(los.T4, 1.0).rename(columns={"A_ours": f"{baselines[0]}_ours",
+                                              "A_paper": f"{baselines[0]}_paper",
+                                              "B_ours": f"{baselines[1]}_ours",
+                                              "B_paper": f"{baselines[1]}_paper"})
+    for baseline in baselines:
+        t4[f"{baseline}_ci_low"], t4[f"{baseline}_ci_high"] = 0.0, 5.0
     target_figure(t4, spec_t, tmp_path / "t4.png", tmp_path / "t4.pdf")
     for name in ("f7", "f5", "t4"):
         assert (tmp_path / f"{name}.png").stat().st_size > 5000
 
 
-def test_runs_reading_a_table_are_planned_apart(full_config: dict[str, Any]) -> None:
-    """Runs with derived parameters live under .../tuned/ (rule simulate_tuned), so a
-    cluster group of simulations never depends on itself through an aggregation."""
+def test_chosen_parameters_flow_between_targets_not_within(full_config: dict[str, Any]) -> None:
+    """A point reads a chosen file of another target, so that grouping simulations per
+    target on a cluster (profiles/slurm) never makes a group depend on itself."""
     plan = build_plan(full_config)
-    for path, spec in plan.points.items():
-        assert ("/tuned/" in path) == bool(spec.get("derived")), path
-    assert any("/tuned/" in path for path in plan.points)
+    readers = [p for p in plan.points.values() if p.chosen]
+    assert readers and all(f"/{p.target}." not in path for p in readers
+                           for path in p.chosen.values())
+    profile = yaml.safe_load((ROOT / "profiles" / "slurm" / "config.yaml").read_text())
+    assert "{target}" in profile["groups"]["simulate"]

@@ -14,7 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -138,7 +138,7 @@ def test_run_files_carry_provenance_and_are_reproducible(workdir: Path) -> None:
 
 
 def test_los_workload_and_run_files_are_reproducible(workdir: Path) -> None:
-    """A calibrated CWF workload and a load-sweep point with its derived C_s, redone by hand."""
+    """A calibrated CWF workload and a load-sweep point with its chosen C_s, redone by hand."""
     env = dict(os.environ, PYTHONPATH=str(workdir / "src"))
     workload = workdir / "results" / "workloads" / "los" / "ps0.2_pd0_load0.9" / "seed2.cwf"
     again = workdir / "again.cwf"
@@ -148,8 +148,7 @@ def test_los_workload_and_run_files_are_reproducible(workdir: Path) -> None:
                     "--param", "pr=0.0", "--param", "ps=0.2", "--out", str(again)],
                    cwd=workdir, env=env, check=True, capture_output=True)
     assert again.read_bytes() == workload.read_bytes()
-    run = (workdir / "results" / "runs" / "LOS-F7" / "Delayed-LOS" / "tuned"
-           / "ps0.2_pd0_load0.9.parquet")
+    run = workdir / "results" / "runs" / "LOS-F7" / "Delayed-LOS" / "ps0.2_pd0_load0.9.parquet"
     code = pq.read_schema(run).metadata[b"schedsim.code_version"].decode()
     rerun = workdir / "again.parquet"
     subprocess.run([sys.executable, "-m", "schedsim.experiments", "run-point", "--config", CONFIG,
@@ -177,27 +176,55 @@ def test_one_policy_parameter_change_reruns_only_that_policy(workdir: Path) -> N
     assert len(runs) == 27 and all("/HRFBf/" in line for line in runs)
 
 
-def test_simulator_change_reruns_simulations_not_workloads(workdir: Path) -> None:
-    moldable = workdir / "src" / "schedsim" / "policies" / "moldable.py"
-    original = moldable.read_text()
+def dry_run_after_edit(workdir: Path, module: str, edit: Callable[[str], str]) -> str:
+    """``snakemake -n`` output with ``module``'s text edited (restored after)."""
+    path = workdir / "src" / "schedsim" / module
+    original = path.read_text()
     try:
-        moldable.write_text(original + "\n# a change\n")
+        path.write_text(edit(original))
         result = snakemake(workdir, "-n")
     finally:
-        moldable.write_text(original)
+        path.write_text(original)
     assert result.returncode == 0, output(result)
-    # The 90 HRF simulations, and the LOS load-sweep points that read their C_s from a
-    # C_s sweep's table (rewritten because the analysis code, the whole package, changed).
-    import yaml
+    return output(result)
 
-    from schedsim.experiments.common import build_plan
 
-    plan = build_plan(yaml.safe_load((workdir / CONFIG).read_text()), base=workdir)
-    derived = sum(1 for spec in plan.points.values() if spec.get("derived"))
-    assert derived == 14
-    assert job_count(output(result), "simulate") == 90
-    assert job_count(output(result), "simulate_tuned") == derived
-    assert job_count(output(result), "generate_workload") == 0
+@pytest.mark.parametrize("module", ["engine.py", "workloads/cirne.py", "experiments/run.py"])
+def test_comments_and_docstrings_rerun_nothing(workdir: Path, module: str) -> None:
+    text = dry_run_after_edit(workdir, module, lambda t: t + "\n# only a comment\n")
+    assert "Nothing to be done" in text
+    text = dry_run_after_edit(workdir, module, lambda t: t.replace('"""', '"""Edited. ', 1))
+    assert "Nothing to be done" in text
+
+
+def test_a_policy_change_reruns_only_the_simulations_that_use_it(workdir: Path) -> None:
+    text = dry_run_after_edit(workdir, "policies/moldable.py", lambda t: t + "\n_CHANGED = 1\n")
+    # The 90 HRF simulations (every HRF policy is in moldable.py), none of LOS.
+    assert job_count(text, "simulate") == 90
+    runs = [line for line in text.splitlines() if "output: results/runs" in line]
+    assert runs and not any("/LOS-" in line for line in runs)
+    assert job_count(text, "generate_workload") == 0
+
+
+def test_a_model_change_reruns_its_workloads_not_the_others(workdir: Path) -> None:
+    text = dry_run_after_edit(workdir, "workloads/cirne.py", lambda t: t + "\n_CHANGED = 1\n")
+    made = [line for line in text.splitlines() if "output: results/workloads" in line]
+    assert made and all("/hrf/" in line for line in made)
+    runs = [line for line in text.splitlines() if "output: results/runs" in line]
+    assert runs and not any("/LOS-" in line for line in runs)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ("hrf={targets: {HRF-F5: {policies: [Nope]}}}", "unknown policy 'Nope'"),
+    ("hrf={policy_params: {HRFBf: {nope: 1}}}", "unknown parameter 'nope'"),
+    ("los={policy_params: {LOS: {lookahead: 0}}}", "parameter lookahead=0 is invalid"),
+])
+def test_dry_run_rejects_bad_policies_in_one_line(workdir: Path, change: str,
+                                                  message: str) -> None:
+    result = snakemake(workdir, "-n", config=(change,))
+    assert result.returncode != 0
+    lines = [line for line in output(result).splitlines() if message in line]
+    assert lines, output(result)[-2000:]
 
 
 def test_lint_is_clean(workdir: Path) -> None:
@@ -213,7 +240,7 @@ def test_report(workdir: Path) -> None:
     for target in TARGETS:
         assert f"{target}.png" in page
     assert "F5-awt-rises" in page  # the claims reach the figure captions
-    assert "F7-dlos-best-wait" in page and "cs_from" in page
+    assert "F7-dlos-best-wait" in page and "results/chosen/LOS-CS20.json" in page
     assert "System Message" not in page  # captions render without reST errors
 
 
@@ -229,17 +256,17 @@ def job_count(text: str, rule: str) -> int:
 def test_full_config_plan_matches_the_documented_granularity() -> None:
     import yaml
 
-    from schedsim.experiments.common import build_plan
+    from schedsim.experiments.plan import build_plan
 
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
-    config["los"]["targets"]["LOS-F1"]["missing_trace"] = "skip"
+    config["los"]["targets"]["LOS-F1"]["trace"]["missing"] = "skip"
     plan = build_plan(config, base=ROOT)
     assert len(plan.workloads) == 3 * 20 + 7 * 6 * 20  # HRF; LOS (tests/test_experiments_los.py)
-    assert {t: len(r) for t, r in plan.runs_of.items() if t.startswith("HRF")} == {
+    assert {t: len(r) for t, r in plan.inputs_of.items() if t.startswith("HRF")} == {
         "HRF-T1": 0, "HRF-F5": 2 * 3 * 8, "HRF-F6": 2 * 3 * 10, "HRF-F7": 8 * 3 * 8}
     spec = plan.points["results/runs/HRF-F7/HRFBf/middle_alpha0.7.parquet"]
-    assert spec["inner"] == {"threshold": [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]}
-    assert spec["params"] == {"alpha": 0.7} and len(spec["seeds"]) == 20
+    assert spec.inner == {"threshold": (0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)}
+    assert spec.params == {"alpha": 0.7} and len(spec.seeds) == 20
 
 
 def test_run_point_rejects_an_unknown_point_in_one_line() -> None:

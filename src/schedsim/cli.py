@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from schedsim import __version__
+from schedsim.atomic import write_text_atomic
 from schedsim.engine import Schedule, SimulationError, simulate
 from schedsim.errors import InputError
 from schedsim.machine import Machine
@@ -22,7 +23,7 @@ from schedsim.params import split_assignments
 from schedsim.policies.registry import all_policies, make_policy
 from schedsim.workloads.base import all_models, get_model
 from schedsim.workloads.load import Workload, load_workload
-from schedsim.workloads.swf import format_record, write_text_atomic
+from schedsim.workloads.swf import format_record
 
 
 class _Parser(argparse.ArgumentParser):

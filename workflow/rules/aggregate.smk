@@ -1,10 +1,11 @@
-# Per target: mean and 95% CI over seeds of ATT, AWT, ART (and more) per point,
-# and the per-seed values (paired comparisons in the claims).
+# Per target: its table and per-seed table. A sweep aggregates its run files (mean
+# and 95% CI over seeds per point); a derived target computes its table from its
+# sources' tables; an example target computes its table directly.
 
 
 rule aggregate:
     input:
-        runs=target_runs,
+        target_inputs,
     output:
         table=report(
             "results/tables/{target}.csv",
@@ -25,7 +26,27 @@ rule aggregate:
         runtime=10,
     params:
         spec=target_spec,
-        code=ANALYSIS_CODE,
+        code=target_code,
     shell:
         "python -m schedsim.experiments aggregate --spec {params.spec:q}"
-        " --out {output.table} --seeds-out {output.seeds} {input.runs} > {log} 2>&1"
+        " --out {output.table} --seeds-out {output.seeds} {input} > {log} 2>&1"
+
+
+# A parameter one target chooses for others (e.g. the best C_s of a C_s sweep):
+# a small file the dependent simulations take as an input.
+rule choose:
+    input:
+        "results/tables/{target}.csv",
+    output:
+        "results/chosen/{target}.json",
+    log:
+        "logs/choose/{target}.log",
+    localrule: True
+    conda:
+        "../envs/schedsim.yaml"
+    params:
+        spec=target_spec,
+        code=target_code,
+    shell:
+        "python -m schedsim.experiments choose --spec {params.spec:q}"
+        " --table {input} --out {output} > {log} 2>&1"

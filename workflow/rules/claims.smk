@@ -24,10 +24,10 @@ rule claims:
         mem_mb=1000,
         runtime=10,
     params:
-        families=" ".join(PLAN.families),
+        modules=family_modules(),
         settings=claim_settings(),
-        code=ANALYSIS_CODE,
+        code=claims_code(),
     shell:
-        "python -m schedsim.experiments claims --families {params.families}"
+        "python -m schedsim.experiments claims --modules {params.modules:q}"
         " --settings {params.settings:q} --out {output.csv} --captions results/claims"
         " {input.tables} {input.seeds} > {log} 2>&1"

@@ -5,17 +5,25 @@ import functools
 import sys
 from pathlib import Path
 
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 # Plan with the repository's own package (the jobs run the same code, see
 # shell.prefix below).
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-from schedsim.experiments import common as experiments  # noqa: E402
+from schedsim.errors import InputError  # noqa: E402
+from schedsim.experiments import provenance  # noqa: E402
+from schedsim.experiments.plan import build_plan  # noqa: E402
+from schedsim.experiments.spec import canonical_json, to_json  # noqa: E402
 
 validate(config, "../schemas/config.schema.yaml")
 
-# Relative trace paths (`traces:`) are read from the repository root.
-PLAN = experiments.build_plan(config, base=workflow.basedir)
+# Relative trace paths (`traces:`) are read from the repository root. An unknown
+# policy, parameter or value fails here, so `snakemake -n` reports it.
+try:
+    PLAN = build_plan(config, base=workflow.basedir)
+except (InputError, ValueError) as err:
+    raise WorkflowError(f"config: {err}") from None
 SRC = Path(workflow.basedir) / "src" / "schedsim"
 
 
@@ -30,22 +38,26 @@ shell.prefix(
 )
 
 
-# Code versions (params of the rules, so a change reruns what depends on it):
-# a simulation depends on the files its policy, its workload model and the point
-# runner import (static import closure), a workload on its model and the
-# `schedsim` command; aggregation, figures and claims on the whole package
-# (they are cheap). See config/README.md, "Reruns".
-ANALYSIS_CODE = experiments.code_version(SRC)
-
-
+# Code versions (params of the rules, so that a change of meaning reruns what
+# depends on it): each rule depends on the syntax trees, docstrings removed, of
+# the modules its entry points import (provenance.code_version). A simulation's
+# entry points are its policy's module, its workload model's module and the point
+# runner; a workload's, its model's module and the `schedsim` command; a target's
+# stages, the experiments command and the target's family module.
 @functools.cache
-def simulation_code(policy, model):
-    return experiments.simulation_code_version(SRC, policy, model)
+def code_of(*modules):
+    return provenance.code_version(modules)
 
 
-@functools.cache
-def workload_code_of_model(model):
-    return experiments.workload_code_version(SRC, model)
+def family_code(family):
+    return code_of("schedsim.experiments.cli", PLAN.modules[family])
+
+
+def claims_code():
+    return code_of("schedsim.experiments.cli", *sorted(PLAN.modules.values()))
+
+
+SUMMARY_CODE = code_of("schedsim.experiments.cli", "schedsim.summary")
 
 
 wildcard_constraints:
@@ -56,7 +68,6 @@ wildcard_constraints:
     target="[A-Z]+-[A-Z0-9]+",
     policy="[A-Za-z0-9_+-]+",
     point="[A-Za-z0-9_.+-]+",
-    tuned="tuned",
 
 
 # ---------------------------------------------------------------- workloads
@@ -80,7 +91,7 @@ def workload_jobs(wildcards):
 
 
 def workload_code(wildcards):
-    return workload_code_of_model(workload_model(wildcards))
+    return code_of(provenance.model_module(workload_model(wildcards)), "schedsim.cli")
 
 
 def workload_args(wildcards):
@@ -91,52 +102,43 @@ def workload_args(wildcards):
 # ---------------------------------------------------------------- simulations
 
 
-def run_path(wildcards):
-    """The run a `simulate` or `simulate_tuned` job makes (the latter has a `tuned`
-    wildcard: runs whose parameters are read from another target's table)."""
-    folder = f"results/runs/{wildcards.target}/{wildcards.policy}"
-    if "tuned" in wildcards.keys():
-        folder = f"{folder}/{wildcards.tuned}"
-    return f"{folder}/{wildcards.point}.parquet"
-
-
 def point_entry(wildcards):
-    path = run_path(wildcards)
+    path = f"results/runs/{wildcards.target}/{wildcards.policy}/{wildcards.point}.parquet"
     if path not in PLAN.points:
         raise ValueError(f"{path} is not a point of the configured targets")
     return PLAN.points[path]
 
 
-def point_workloads(wildcards):
-    """Workload files (or the trace) of a point, and the tables its derived
-    parameters are read from (e.g. a load sweep's best C_s)."""
-    entry = point_entry(wildcards)
-    tables = [rule["table"] for rule in entry.get("derived", {}).values()]
-    return list(dict.fromkeys([*entry["workloads"].values(), *tables]))
+def point_inputs(wildcards):
+    """Workload files (or the trace) of a point, and the chosen-parameter files it reads."""
+    return point_entry(wildcards).inputs
 
 
 def point_code(wildcards):
-    entry = point_entry(wildcards)
-    return simulation_code(entry["policy"], entry["model"])
+    point = point_entry(wildcards)
+    roots = [provenance.policy_module(point.policy), "schedsim.experiments.run"]
+    if point.model != "trace":
+        roots.append(provenance.model_module(point.model))
+    return code_of(*roots)
 
 
 def point_spec(wildcards):
-    return experiments.canonical_json(point_entry(wildcards))
+    return to_json(point_entry(wildcards))
 
 
 # ---------------------------------------------------------------- targets
 
 
-def target_runs(wildcards):
-    return PLAN.runs_of[wildcards.target]
+def target_inputs(wildcards):
+    return PLAN.inputs_of[wildcards.target]
 
 
 def target_spec(wildcards):
-    return experiments.canonical_json(PLAN.targets[wildcards.target])
+    return to_json(PLAN.targets[wildcards.target])
 
 
-def target_family(wildcards):
-    return PLAN.targets[wildcards.target]["family"]
+def target_code(wildcards):
+    return family_code(PLAN.targets[wildcards.target].family)
 
 
 def all_tables():
@@ -155,8 +157,16 @@ def all_captions():
     return [f"results/claims/{target}.rst" for target in PLAN.targets]
 
 
+def all_chosen():
+    return list(PLAN.choosing.values())
+
+
 def claim_settings():
-    return experiments.canonical_json(PLAN.claim_settings)
+    return canonical_json(PLAN.claim_settings)
+
+
+def family_modules():
+    return canonical_json(PLAN.modules)
 
 
 def all_outputs():
@@ -164,6 +174,7 @@ def all_outputs():
         *all_tables(),
         *all_figures("png"),
         *all_figures("pdf"),
+        *all_chosen(),
         "results/claims.csv",
         "results/summary.html",
     ]

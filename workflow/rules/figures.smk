@@ -24,7 +24,7 @@ rule figure:
         runtime=10,
     params:
         spec=target_spec,
-        code=ANALYSIS_CODE,
+        code=target_code,
     shell:
         "python -m schedsim.experiments figure --spec {params.spec:q}"
         " --table {input.table} --png {output.png} --pdf {output.pdf} > {log} 2>&1"

@@ -23,7 +23,7 @@ rule report:
         mem_mb=1000,
         runtime=10,
     params:
-        code=ANALYSIS_CODE,
+        code=SUMMARY_CODE,
     shell:
         "python -m schedsim.experiments summary --claims {input.claims}"
         " --out {output} {input.figures} > {log} 2>&1"

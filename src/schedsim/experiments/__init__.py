@@ -1,6 +1,10 @@
-"""Paper experiments: config sections -> simulation points, results -> tables, figures, claims.
+"""Paper experiments: config -> typed plan -> simulation points -> tables, figures, claims.
 
-One module per paper family (``hrf`` now); :mod:`schedsim.experiments.common`
-holds what they share, :mod:`schedsim.experiments.cli` the commands the
-workflow rules call (``python -m schedsim.experiments ...``).
+:mod:`~schedsim.experiments.spec` (typed specs), :mod:`~schedsim.experiments.plan`
+(config -> plan), :mod:`~schedsim.experiments.kinds` (the generic target kinds),
+:mod:`~schedsim.experiments.family` (the family plug-in base and registry),
+:mod:`~schedsim.experiments.run` (one point), :mod:`~schedsim.experiments.provenance`
+(code versions, run metadata), :mod:`~schedsim.experiments.cli` (the commands the
+workflow rules call, ``python -m schedsim.experiments ...``); one module per paper
+family in :mod:`schedsim.experiments.families`. docs/architecture.md has the picture.
 """

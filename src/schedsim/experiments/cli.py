@@ -2,13 +2,14 @@
 
 Subcommands:
 
-* ``plan``       list the workloads, points and targets a config defines;
+* ``plan``       list the workloads, points and targets a config defines (and check them);
 * ``run-point``  run one point (all seeds inside) -> parquet, one row per simulation;
-* ``aggregate``  run files of one target -> ``results/tables/<target>.csv`` (mean, 95% CI);
+* ``aggregate``  a target's inputs -> ``results/tables/<target>.csv`` (+ per-seed table);
+* ``choose``     a target's table -> ``results/chosen/<target>.json`` (its chosen parameter);
 * ``figure``     a target's table -> PNG and PDF;
 * ``claims``     tables -> ``results/claims.csv`` and one caption snippet per target;
 * ``summary``    claims and figures -> one self-contained HTML page;
-* ``benchmarks``  per-rule totals of the ``benchmark:`` files (docs/performance-pipeline.md).
+* ``benchmarks`` per-rule totals of the ``benchmark:`` files (docs/performance-pipeline.md).
 
 A point or target is given either as ``--spec JSON`` (what the rules pass) or
 by ``--config FILE`` plus its names (for running by hand). Errors in the input
@@ -18,8 +19,6 @@ end with exit code 2 and one line.
 from __future__ import annotations
 
 import argparse
-import base64
-import html
 import json
 import sys
 from collections.abc import Sequence
@@ -27,7 +26,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from schedsim.errors import InputError
-from schedsim.experiments import common
+from schedsim.experiments import spec as specs
+from schedsim.experiments.family import get_family
 
 
 class _Parser(argparse.ArgumentParser):
@@ -54,18 +54,22 @@ def build_parser() -> argparse.ArgumentParser:
     _spec_args(run, point=True)
     run.add_argument("--code-version", default="unknown", help="stored in the metadata")
     run.add_argument("--out", required=True, help="output parquet")
-    agg = sub.add_parser("aggregate", help="mean and 95%% CI per point of one target")
+    agg = sub.add_parser("aggregate", help="a target's table (mean and 95%% CI per point)")
     _spec_args(agg, point=False)
     agg.add_argument("--out", required=True, help="output CSV")
     agg.add_argument("--seeds-out", help="also write the per-seed table (CSV) the claims use")
-    agg.add_argument("runs", nargs="*", help="run files (parquet) of the target")
+    agg.add_argument("inputs", nargs="*", help="run files (sweep) or source tables (derived)")
+    cho = sub.add_parser("choose", help="the parameter a target chooses for others")
+    _spec_args(cho, point=False)
+    cho.add_argument("--table", required=True, help="the target's table (CSV)")
+    cho.add_argument("--out", required=True, help="output JSON")
     fig = sub.add_parser("figure", help="draw a target's figure")
     _spec_args(fig, point=False)
     fig.add_argument("--table", required=True)
     fig.add_argument("--png", required=True)
     fig.add_argument("--pdf", required=True)
     cla = sub.add_parser("claims", help="check every claim of the given families")
-    cla.add_argument("--families", nargs="*", default=[], help="enabled families")
+    cla.add_argument("--modules", default="{}", help="JSON: family -> module")
     cla.add_argument("--settings", default="{}", help="JSON: family -> claim settings")
     cla.add_argument("--out", required=True, help="output CSV")
     cla.add_argument("--captions", help="directory for one <target>.rst per target")
@@ -100,114 +104,93 @@ def _load_config(path: str) -> dict[str, Any]:
         return yaml.safe_load(handle) or {}
 
 
-def _point_spec(args: argparse.Namespace) -> dict[str, Any]:
+def _plan(path: str) -> Any:
+    from schedsim.experiments.plan import build_plan
+
+    return build_plan(_load_config(path))
+
+
+def _point_spec(args: argparse.Namespace) -> specs.PointSpec:
     if args.spec:
-        return json.loads(args.spec)
+        return specs.point_from_json(args.spec)
     if not (args.config and args.target and args.policy and args.point):
         raise InputError("give --spec, or --config with --target, --policy and --point")
-    spec = common.find_point(_load_config(args.config), args.target, args.policy, args.point)
-    return json.loads(common.canonical_json(spec))  # key order as the workflow passes it
+    from schedsim.experiments.plan import find_point
+
+    point = find_point(_plan(args.config), args.target, args.policy, args.point)
+    return specs.point_from_json(specs.to_json(point))  # key order as the workflow passes it
 
 
-def _target_spec(args: argparse.Namespace) -> dict[str, Any]:
+def _target_spec(args: argparse.Namespace) -> specs.TargetSpec:
     if args.spec:
-        return json.loads(args.spec)
-    if not (args.config and args.target):
-        raise InputError("give --spec, or --config with --target")
-    plan = common.build_plan(_load_config(args.config))
-    if args.target not in plan.targets:
-        raise InputError(f"target {args.target} is not enabled in {args.config}; "
-                         f"enabled: {', '.join(plan.targets)}")
-    return plan.targets[args.target]
+        spec = specs.target_from_json(args.spec)
+    else:
+        if not (args.config and args.target):
+            raise InputError("give --spec, or --config with --target")
+        plan = _plan(args.config)
+        if args.target not in plan.targets:
+            raise InputError(f"target {args.target} is not enabled in {args.config}; "
+                             f"enabled: {', '.join(plan.targets)}")
+        spec = plan.targets[args.target]
+    get_family(spec.family, args_module(args, spec.family))  # registers its functions
+    return spec
+
+
+def args_module(args: argparse.Namespace, family: str) -> str | None:
+    """The module of an out-of-package family, from the config (``module:``)."""
+    if getattr(args, "config", None):
+        return (_load_config(args.config).get(family) or {}).get("module")
+    return None
 
 
 # ----------------------------------------------------------------------------- commands
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    plan = common.build_plan(_load_config(args.config))
+    plan = _plan(args.config)
     print(f"{len(plan.workloads)} workloads, {len(plan.points)} points, "
           f"{len(plan.targets)} targets")
-    for target, runs in plan.runs_of.items():
-        print(f"{target}: {len(runs)} points")
-        for run in runs:
-            print(f"  {run}")
+    for target, inputs in plan.inputs_of.items():
+        print(f"{target}: {len(inputs)} inputs")
+        for path in inputs:
+            print(f"  {path}")
     return 0
 
 
 def cmd_run_point(args: argparse.Namespace) -> int:
+    from schedsim.experiments.provenance import provenance
+    from schedsim.experiments.run import run_point, write_rows_parquet
+
     spec = _point_spec(args)
-    rows = common.run_point(spec)
-    common.write_rows_parquet(rows, args.out, common.provenance(spec, args.code_version))
-    print(f"{spec['target']} {spec['policy']} {spec['point']}: {len(rows)} simulations")
+    rows = run_point(spec)
+    write_rows_parquet(rows, args.out, provenance(specs.to_json(spec), args.code_version,
+                                                  spec.seeds))
+    print(f"{spec.target} {spec.policy} {spec.point}: {len(rows)} simulations")
     return 0
 
 
 def cmd_aggregate(args: argparse.Namespace) -> int:
+    from schedsim.aggregate import write_csv
+    from schedsim.experiments.kinds import KINDS
+
     spec = _target_spec(args)
-    table, seeds = aggregate_tables(spec, args.runs)
+    table, seeds = KINDS[spec.kind].table(spec, args.inputs)
     write_csv(table, args.out)
     if args.seeds_out:
         write_csv(seeds, args.seeds_out)
-    print(f"{spec['target']}: {len(table)} rows from {len(args.runs)} run files")
+    print(f"{spec.target}: {len(table)} rows from {len(args.inputs)} inputs")
     return 0
 
 
-def aggregate_tables(spec: dict[str, Any], runs: Sequence[str]) -> tuple[Any, Any]:
-    """The aggregated table of one target and its per-seed table.
+def cmd_choose(args: argparse.Namespace) -> int:
+    from schedsim.atomic import write_text_atomic
+    from schedsim.experiments.kinds import choose
 
-    An example target is computed directly, a derived one from the tables of its
-    ``sources`` (given in ``runs``); their per-seed table is the same table.
-    """
-    import pandas as pd
-
-    from schedsim.stats import seed_means, summarize_seeds
-
-    if spec["kind"] == "example":
-        table = common.family(spec["family"]).example_table(spec["target"])
-        return table, table
-    if spec.get("sources"):  # computed from other targets' tables (given as the inputs)
-        table = common.family(spec["family"]).derived_table(spec, runs)
-        return table, table
-    if not runs:
-        raise InputError(f"{spec['target']}: no run files given")
-    frame = pd.concat([pd.read_parquet(path) for path in runs], ignore_index=True)
-    metrics = [m for m in spec["metrics"] if m in frame]
-    labels = _variant_labels(frame, spec)
-    tables = [_labelled(summarize_seeds(frame, spec["group_by"], metrics), labels, spec),
-              _labelled(seed_means(frame, spec["group_by"], metrics), labels, spec)]
-    return tables[0], tables[1].sort_values("seed", kind="stable").pipe(_ordered, spec)
-
-
-def _labelled(table: Any, labels: Any, spec: dict[str, Any]) -> Any:
-    """Add the variant's label columns after the group keys, and the target first."""
-    table = table.merge(labels, on=spec["variant_column"], how="left")
-    keys, label_names = list(spec["group_by"]), [c for c in labels if c not in spec["group_by"]]
-    table = table[keys + label_names + [c for c in table if c not in keys + label_names]]
-    table.insert(0, "target", spec["target"])
-    return _ordered(table, spec)
-
-
-def _variant_labels(frame: Any, spec: dict[str, Any]) -> Any:
-    column = spec["variant_column"]
-    label_names = sorted({k for v in spec["variant_labels"].values() for k in v})
-    return frame.groupby(column, sort=False)[label_names].first().reset_index()
-
-
-def _ordered(table: Any, spec: dict[str, Any]) -> Any:
-    """Rows in config order: policy, variant, then the remaining parameters ascending."""
-    column = spec["variant_column"]
-    policy_rank = {p: i for i, p in enumerate(spec["policies"])}
-    variant_rank = {v: i for i, v in enumerate(spec["variants"])}
-    table = table.assign(_p=table["policy"].map(policy_rank), _v=table[column].map(variant_rank))
-    rest = [c for c in spec["group_by"] if c not in ("policy", column)]
-    return table.sort_values(["_p", "_v", *rest], kind="stable").drop(columns=["_p", "_v"])
-
-
-def write_csv(table: Any, path: str | Path) -> None:
-    """CSV with fixed float formatting; temp file + rename."""
-    text = table.to_csv(index=False, float_format="%.10g", lineterminator="\n")
-    common.write_bytes_atomic(path, text.encode("utf-8"))
+    spec = _target_spec(args)
+    chosen = choose(spec, args.table)
+    write_text_atomic(args.out, specs.canonical_json(chosen) + "\n")
+    print(f"{spec.target}: chose {chosen}")
+    return 0
 
 
 def cmd_figure(args: argparse.Namespace) -> int:
@@ -224,16 +207,20 @@ def cmd_claims(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from schedsim import claims
+    from schedsim.aggregate import write_csv
+    from schedsim.atomic import write_text_atomic
+    from schedsim.experiments.kinds import SEEDS_SUFFIX
 
-    for name in args.families:
-        common.family(name)  # imports the module, which registers its claims
-    tables = {Path(p).stem: pd.read_csv(p) for p in args.tables}
-    result = claims.evaluate(args.families, tables, json.loads(args.settings))
+    modules = json.loads(args.modules)
+    for name, module in modules.items():
+        get_family(name, module)  # imports the module, which registers its claims
+    tables = {Path(p).name[: -len(".csv")]: pd.read_csv(p) for p in args.tables}
+    result = claims.evaluate(list(modules), tables, json.loads(args.settings))
     write_csv(result, args.out)
     if args.captions:
-        for target in [t for t in tables if not t.endswith(common.SEEDS_SUFFIX)]:
-            common.write_bytes_atomic(Path(args.captions) / f"{target}.rst",
-                                      claims.caption_rst(result, target).encode("utf-8"))
+        for target in [t for t in tables if not t.endswith(SEEDS_SUFFIX)]:
+            write_text_atomic(Path(args.captions) / f"{target}.rst",
+                              claims.caption_rst(result, target))
     counts = result["verdict"].value_counts().to_dict()
     print(f"{len(result)} claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
     return 0
@@ -242,9 +229,12 @@ def cmd_claims(args: argparse.Namespace) -> int:
 def cmd_summary(args: argparse.Namespace) -> int:
     import pandas as pd
 
+    from schedsim.atomic import write_text_atomic
+    from schedsim.summary import summary_html
+
     claims_table = pd.read_csv(args.claims, keep_default_na=False)
     page = summary_html(claims_table, {Path(p).stem: Path(p) for p in args.figures})
-    common.write_bytes_atomic(args.out, page.encode("utf-8"))
+    write_text_atomic(args.out, page)
     return 0
 
 
@@ -272,51 +262,6 @@ def cmd_benchmarks(args: argparse.Namespace) -> int:
     return 0
 
 
-VERDICT_COLORS = {"reproduced": "#d4edda", "not reproduced": "#f8d7da",
-                  "not checkable": "#e2e3e5"}
-
-
-def summary_html(claims_table: Any, figures: dict[str, Path]) -> str:
-    """One page: per target its figure and its claims (paper vs ours, verdict)."""
-    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
-             "<title>schedsim reproduction: claims</title><style>",
-             "body{font-family:sans-serif;max-width:1400px;margin:auto}",
-             "table{border-collapse:collapse}td,th{border:1px solid #999;padding:4px;"
-             "vertical-align:top;font-size:13px}img{max-width:100%}</style></head><body>",
-             "<h1>Claims: paper vs this reproduction</h1>",
-             _verdict_counts(claims_table)]
-    targets = list(dict.fromkeys([*claims_table["target"], *figures]))
-    for target in targets:
-        parts.append(f"<h2>{html.escape(target)}</h2>")
-        if target in figures:
-            data = base64.b64encode(figures[target].read_bytes()).decode("ascii")
-            parts.append(f"<img alt='{html.escape(target)}' src='data:image/png;base64,{data}'>")
-        parts.append(_claims_html(claims_table[claims_table["target"] == target]))
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
-
-
-def _verdict_counts(claims_table: Any) -> str:
-    counts = claims_table["verdict"].value_counts()
-    return "<p>" + ", ".join(f"{html.escape(k)}: {counts.get(k, 0)}"
-                             for k in VERDICT_COLORS) + "</p>"
-
-
-def _claims_html(part: Any) -> str:
-    if part.empty:
-        return "<p>No automatic claim for this target.</p>"
-    head = "".join(f"<th>{c}</th>" for c in ("claim", "statement", "paper", "ours", "verdict",
-                                              "note"))
-    rows = []
-    for row in part.itertuples(index=False):
-        color = VERDICT_COLORS.get(row.verdict, "#fff")
-        cells = [row.claim_id, row.statement, row.paper_value, row.our_value, row.verdict,
-                 row.note]
-        rows.append(f"<tr style='background:{color}'>"
-                    + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
-    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
-
-
 COMMANDS = {"plan": cmd_plan, "run-point": cmd_run_point, "aggregate": cmd_aggregate,
-            "figure": cmd_figure, "claims": cmd_claims, "summary": cmd_summary,
-            "benchmarks": cmd_benchmarks}
+            "choose": cmd_choose, "figure": cmd_figure, "claims": cmd_claims,
+            "summary": cmd_summary, "benchmarks": cmd_benchmarks}

@@ -44,8 +44,8 @@ class WorkloadModel:
 
 _MODELS: dict[str, WorkloadModel] = {}
 
-# Modules that define models; imported lazily so that a missing optional model
-# never breaks the others.
+# Modules that define models, imported on first use (by name: a rule that runs one
+# model does not depend on the others' code, experiments.provenance).
 MODEL_MODULES = (
     "schedsim.workloads.lublin",
     "schedsim.workloads.lublin_los",
@@ -63,11 +63,7 @@ def register(model: WorkloadModel) -> WorkloadModel:
 
 def all_models() -> dict[str, WorkloadModel]:
     for module in MODEL_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as err:
-            if err.name != module:
-                raise
+        importlib.import_module(module)
     return dict(sorted(_MODELS.items()))
 
 

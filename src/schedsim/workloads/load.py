@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from schedsim.errors import InputError
 from schedsim.jobs import Job, RuntimeChange
@@ -22,6 +24,11 @@ class Workload:
     changes: list[RuntimeChange] = field(default_factory=list)
     records: dict[int, SwfRecord] = field(default_factory=dict)
     report: CleaningReport | None = None
+    header: Any = None
+
+    def header_value(self, key: str) -> str | None:
+        """A header field of the file (``; Key: value``), or None."""
+        return self.header.header_value(key) if self.header is not None else None
 
 
 def load_workload(path: str | Path, procs: int | None = None,
@@ -48,7 +55,8 @@ def load_workload(path: str | Path, procs: int | None = None,
         jobs, report = to_jobs(log, size, estimates)
     if not jobs:
         raise InputError(f"{path}: no valid job left after cleaning")
-    return Workload(str(path), jobs, Machine(size), [], {r.job: r for r in log.records}, report)
+    return Workload(str(path), jobs, Machine(size), [], {r.job: r for r in log.records}, report,
+                    log)
 
 
 def _special_reader(log: SwfLog) -> Callable[[Path], list[Job]] | None:
@@ -57,14 +65,12 @@ def _special_reader(log: SwfLog) -> Callable[[Path], list[Job]] | None:
     Moldable Cirne01 files carry a ``DowneyColumns`` header; hyperexp files name
     their model in the ``Conversion`` header (docs/formats-cirne.md).
     """
+    # Imported by name: a change of one generator's module does not count as a change
+    # of every reader's code (experiments.provenance).
     if log.header_value("DowneyColumns") is not None:
-        from schedsim.workloads.cirne import read_moldable_swf
-
-        return read_moldable_swf
+        return importlib.import_module("schedsim.workloads.cirne").read_moldable_swf
     if " generate hyperexp " in f" {log.header_value('Conversion') or ''} ":
-        from schedsim.workloads.hyperexp import read_hyperexp_swf
-
-        return read_hyperexp_swf
+        return importlib.import_module("schedsim.workloads.hyperexp").read_hyperexp_swf
     return None
 
 
@@ -80,4 +86,4 @@ def _load_cwf(path: Path, procs: int | None, estimates: str) -> Workload:
     if size % unit:
         raise InputError(f"{path}: machine size {size} is not a multiple of the file's "
                          f"AllocationUnit {unit}")
-    return Workload(str(path), jobs, Machine(size, unit=unit), changes, {})
+    return Workload(str(path), jobs, Machine(size, unit=unit), changes, {}, None, header)

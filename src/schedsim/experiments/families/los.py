@@ -5,15 +5,15 @@ elasticity in a parallel processing environment" (IPDPSW 2012). Targets
 (REPRODUCTION.md, LOS section):
 
 * LOS-F1: EASY vs LOS mean wait vs load on a real log (the paper: SDSC SP2; we:
-  KTH SP2), the load set by scaling the arrival times (a *trace sweep*);
+  KTH SP2), the load set by scaling the arrival times (a sweep over a ``trace``);
 * LOS-F5, LOS-F6 (and the auxiliary LOS-CS20 for P_S 0.2): utilization and wait
-  vs the maximum skip count C_s at load 0.9 (*C_s sweeps*); the best C_s of each
-  P_S is chosen from them;
-* LOS-F7 ... LOS-F11: utilization and wait vs offered load 0.5 ... 1.0 (*load
-  sweeps*); a policy with a ``c_s`` parameter takes the best C_s of its panel's
-  C_s sweep (``cs_from``), read from that target's aggregated table;
+  vs the maximum skip count C_s at load 0.9 (sweeps of ``c_s``); each chooses the
+  best C_s of its P_S (``choose``, written to ``results/chosen/<target>.json``);
+* LOS-F7 ... LOS-F11: utilization and wait vs offered load 0.5 ... 1.0 (sweeps of
+  the ``load`` axis, one panel per workload case); a policy with a ``c_s``
+  parameter takes its panel's chosen C_s (``chosen``);
 * LOS-T4 ... LOS-T7: maximum % improvement over a load sweep (Tables IV-VII),
-  *derived* from the tables of LOS-F7, LOS-F9 and LOS-F11.
+  derived from the tables of LOS-F7, LOS-F9 and LOS-F11.
 
 Workloads come from the ``lublin-los`` model (CWF, 320 processors in units of 32),
 one per (P_S, P_D, elastic or not, load, seed), each calibrated to its offered load
@@ -27,20 +27,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from schedsim.claims import NOT_CHECKABLE, Outcome, claim, verdict_of
-from schedsim.experiments.common import (
-    RESULTS,
-    SEEDS_SUFFIX,
-    TRACE_MODEL,
-    SweepFamily,
-    Variant,
-    fmt_value,
-    workload_path,
-)
-from schedsim.stats import Interval, mean_ci
+from schedsim.experiments.family import Family, Variant, axis_product
+from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function
+from schedsim.experiments.spec import TargetSpec, fmt_value
+from schedsim.plots import COLORS, STYLE, panels, register_figure
+from schedsim.stats import Interval
+from schedsim.tables import coefficient_of_variation, mean_of, paired_difference, select, spearman
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,7 +47,6 @@ T4, T5, T6, T7 = "LOS-T4", "LOS-T5", "LOS-T6", "LOS-T7"
 CS_KIND, LOAD_KIND, TRACE_KIND, TABLE_KIND = "cs-sweep", "load-sweep", "trace-sweep", "improvement"
 METRICS = ("utilization", "AWT", "slowdown", "BSLD", "max_wait", "ATT", "ART",
            "offered_load", "barr", "natural_load")
-GROUP_BY = ["policy", "workload", "c_s"]
 TABLE_METRICS = (("utilization", "Utilization", +1), ("AWT", "Job waiting time", -1),
                  ("slowdown", "Slowdown", -1))
 
@@ -66,275 +60,46 @@ PAPER_TABLES: dict[str, tuple[tuple[float, float, float], tuple[float, float, fl
 }
 
 
-# ----------------------------------------------------------------------------- config
-
-
-@dataclass(frozen=True)
-class Case:
-    """A workload case: small-job and dedicated probabilities, elastic commands or not."""
-
-    ps: float
-    pd: float = 0.0
-    elastic: bool = False
-
-    @classmethod
-    def of(cls, entry: Mapping[str, Any]) -> Case:
-        return cls(float(entry["ps"]), float(entry.get("pd", 0.0)),
-                   bool(entry.get("elastic", False)))
-
-    def variant(self, section: Mapping[str, Any], load: float, panel: str) -> Variant:
-        name = f"ps{fmt_value(self.ps)}_pd{fmt_value(self.pd)}" \
-               f"{'_el' if self.elastic else ''}_load{fmt_value(load)}"
-        elastic = section.get("elastic", {})
-        params = {"ps": self.ps, "pd": self.pd, "load": float(load),
-                  "load_tolerance": float(section.get("load_tolerance", 0.001)),
-                  "pe": float(elastic.get("pe", 0.2)) if self.elastic else 0.0,
-                  "pr": float(elastic.get("pr", 0.1)) if self.elastic else 0.0}
-        labels = {"panel": panel, "ps": self.ps, "pd": self.pd, "elastic": self.elastic,
-                  "load": float(load)}
-        return Variant(name, params, labels)
-
-
-def target_kind_of(spec: Mapping[str, Any]) -> str:
-    """The kind of a LOS target, from the keys of its config entry."""
-    if "trace" in spec:
-        return TRACE_KIND
-    if "source" in spec:
-        return TABLE_KIND
-    if "panels" in spec:
-        return LOAD_KIND
-    if "c_s" in spec:
-        return CS_KIND
-    raise ValueError(f"{FAMILY_NAME}: cannot tell the kind of a target with keys {sorted(spec)}")
-
-
-def accepts(policy: str, param: str) -> bool:
-    """Does ``policy`` take the parameter ``param`` (e.g. c_s)?"""
-    from schedsim.policies.registry import get_policy
-
-    return param in {s.name for s in get_policy(policy).specs()}
-
-
-def cs_policy(spec: Mapping[str, Any]) -> str:
-    """The policy of a C_s sweep whose C_s is swept (the first one that takes c_s)."""
-    found = [p for p in spec["policies"] if accepts(p, "c_s")]
-    if not found:
-        raise ValueError(f"{FAMILY_NAME}: a C_s sweep needs a policy with parameter c_s; "
-                         f"got {spec['policies']}")
-    return found[0]
-
-
-def panels_of(section: Mapping[str, Any], target: str) -> list[dict[str, Any]]:
-    """Panels of a target: name, policies, case, loads and the C_s source (load sweeps)."""
-    spec = section["targets"][target]
-    kind = target_kind_of(spec)
-    if kind == CS_KIND:
-        return [{"name": "cs", "policies": list(spec["policies"]), "case": Case.of(spec),
-                 "loads": [float(spec["load"])], "cs_from": None}]
-    if kind == LOAD_KIND:
-        loads = [float(v) for v in spec.get("loads") or section["loads"]]
-        return [{"name": p["name"], "policies": list(p["policies"]), "case": Case.of(p),
-                 "loads": loads, "cs_from": p.get("cs_from")} for p in spec["panels"]]
-    return []
-
-
-def trace_path(config: Mapping[str, Any], spec: Mapping[str, Any], base: Path) -> Path | None:
-    """The file of the trace a trace sweep names (relative paths from ``base``), or None."""
-    name = spec["trace"]
-    raw = config.get("traces", {}).get(name)
-    return (base / raw).resolve() if raw else None
-
-
 # ----------------------------------------------------------------------------- family
 
 
-class LosFamily(SweepFamily):
-    """Config section ``los`` -> workloads, points and targets."""
+class LosFamily(Family):
+    """Config section ``los``: variant axes ``ps``, ``pd``, ``elastic`` and ``load``.
+
+    One ``lublin-los`` workload per (P_S, P_D, elastic or not, offered load, seed),
+    calibrated to its load (model parameter ``load``); ``pd`` defaults to 0,
+    ``elastic`` to false, ``load`` to ``options.loads``. Elastic workloads take
+    ``options.elastic`` (P_E, P_R; sec. IV-D).
+    """
 
     name = FAMILY_NAME
     variant_column = "workload"
     workload_ext = "cwf"
+    metrics = METRICS
+    param_columns = ("c_s",)
+    workload_info = True
 
-    def variants(self, section: Mapping[str, Any]) -> list[Variant]:
-        """Every workload variant of the enabled simulated targets (no duplicates)."""
-        seen: dict[str, Variant] = {}
-        for target in self.targets(section):
-            for variant in self.target_variants(section, target):
-                seen.setdefault(variant.name, variant)
-        return list(seen.values())
-
-    def target_variants(self, section: Mapping[str, Any], target: str) -> list[Variant]:
-        return [panel["case"].variant(section, load, panel["name"])
-                for panel in panels_of(section, target) for load in panel["loads"]]
-
-    def target_kind(self, target: str, spec: Mapping[str, Any]) -> str:
-        return target_kind_of(spec)
-
-    def plan_targets(self, config: Mapping[str, Any], section: Mapping[str, Any],
-                     base: Path) -> list[str]:
-        """Enabled targets, minus a trace sweep whose trace is missing (when it may be
-        skipped) and the tables whose source target is not planned."""
-        planned = []
-        for target in self.targets(section):
-            spec = section["targets"][target]
-            kind = target_kind_of(spec)
-            if kind == TRACE_KIND and not self._trace_ready(config, target, spec, base):
-                continue
-            if kind == TABLE_KIND and spec["source"] not in planned:
-                continue
-            planned.append(target)
-        return planned
+    def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
+                 panel: str) -> list[Variant]:
+        options = section["options"]
+        axes = {"ps": values["ps"], "pd": values.get("pd", 0.0),
+                "elastic": values.get("elastic", False),
+                "load": values.get("load", options["loads"])}
+        return [self.variant(options, case, panel) for case in axis_product(axes)]
 
     @staticmethod
-    def _trace_ready(config: Mapping[str, Any], target: str, spec: Mapping[str, Any],
-                     base: Path) -> bool:
-        path = trace_path(config, spec, base)
-        if path is not None and path.is_file():
-            return True
-        if spec.get("missing_trace", "fail") == "skip":
-            return False
-        where = f"traces.{spec['trace']} = {path}" if path else f"no traces.{spec['trace']}"
-        raise ValueError(f"{target} needs the real log {spec['trace']!r} but {where} is not a "
-                         f"file (relative paths are read from {base}). Put the Parallel "
-                         f"Workloads Archive file there and name it under `traces:`, or set "
-                         f"los.targets.{target}.missing_trace: skip (or enabled: false).")
-
-    def plan_target(self, config: Mapping[str, Any], section: Mapping[str, Any], target: str,
-                    seeds: Sequence[int], base: Path) -> tuple[dict[str, dict[str, Any]],
-                                                               list[str]]:
-        spec = section["targets"][target]
-        kind = target_kind_of(spec)
-        if kind == TABLE_KIND:
-            source = spec["source"]
-            return {}, [f"{RESULTS}/tables/{source}.csv",
-                        f"{RESULTS}/tables/{source}{SEEDS_SUFFIX}.csv"]
-        if kind == TRACE_KIND:
-            specs = self._trace_points(config, section, target, base)
-        else:
-            specs = self._model_points(section, target, seeds)
-        return specs, list(specs)
-
-    def _model_points(self, section: Mapping[str, Any], target: str,
-                      seeds: Sequence[int]) -> dict[str, dict[str, Any]]:
-        out: dict[str, dict[str, Any]] = {}
-        for panel in panels_of(section, target):
-            for load in panel["loads"]:
-                variant = panel["case"].variant(section, load, panel["name"])
-                for policy in panel["policies"]:
-                    path, spec = self._point(section, target, policy, variant, seeds)
-                    spec.update(self._cs_params(section, target, policy, panel))
-                    if path in out:
-                        raise ValueError(f"{FAMILY_NAME}: {target} runs {policy} twice on "
-                                         f"{variant.name}")
-                    out[path] = spec
-        return out
-
-    def _point(self, section: Mapping[str, Any], target: str, policy: str, variant: Variant,
-               seeds: Sequence[int]) -> tuple[str, dict[str, Any]]:
-        path = f"{RESULTS}/runs/{target}/{policy}/{variant.name}.parquet"
-        spec = {
-            "family": self.name, "target": target, "policy": policy, "point": variant.name,
-            "variant": variant.name, "variant_column": self.variant_column,
-            "labels": dict(variant.labels), "procs": int(section["procs"]),
-            "model": section["workload"]["model"],
-            "fixed": dict(section.get("policy_params", {}).get(policy, {})),
-            "params": {}, "inner": {}, "columns": ["c_s"], "workload_info": True,
-            "seeds": [int(s) for s in seeds],
-            "workloads": {str(s): workload_path(self.name, variant.name, s, self.workload_ext)
-                          for s in seeds},
-        }
-        return path, spec
-
-    def _cs_params(self, section: Mapping[str, Any], target: str, policy: str,
-                   panel: Mapping[str, Any]) -> dict[str, Any]:
-        """``inner`` (C_s sweep) or ``derived`` (load sweep) C_s of a policy taking c_s."""
-        if not accepts(policy, "c_s"):
-            return {}
-        spec = section["targets"][target]
-        if target_kind_of(spec) == CS_KIND:
-            return {"inner": {"c_s": [int(v) for v in spec["c_s"]]}}
-        source = panel.get("cs_from")
-        if source is None:
-            return {}
-        if source not in self.targets(section) or \
-                target_kind_of(section["targets"][source]) != CS_KIND:
-            raise ValueError(f"{target}: panel {panel['name']} takes C_s from {source}, which "
-                             "is not an enabled C_s sweep; enable it or set cs_from: null")
-        metric = section.get("cs_metric", "AWT")
-        return {"derived": {"c_s": {
-            "table": f"{RESULTS}/tables/{source}.csv", "column": "c_s",
-            "where": {"policy": cs_policy(section["targets"][source])},
-            "argmin": f"{metric}_mean"}}}
-
-    def _trace_points(self, config: Mapping[str, Any], section: Mapping[str, Any],
-                      target: str, base: Path) -> dict[str, dict[str, Any]]:
-        spec = section["targets"][target]
-        path = str(trace_path(config, spec, base))
-        segments = int(spec.get("segments", 10))
-        out = {}
-        for load in spec["loads"]:
-            name = f"{spec['trace']}_load{fmt_value(float(load))}"
-            for policy in spec["policies"]:
-                out[f"{RESULTS}/runs/{target}/{policy}/{name}.parquet"] = {
-                    "family": self.name, "target": target, "policy": policy, "point": name,
-                    "variant": name, "variant_column": self.variant_column,
-                    "labels": {"panel": spec["trace"], "load": float(load)},
-                    "procs": int(spec["procs"]), "model": TRACE_MODEL,
-                    "fixed": dict(section.get("policy_params", {}).get(policy, {})),
-                    "params": {}, "inner": {}, "columns": ["c_s"],
-                    "seeds": list(range(1, segments + 1)),
-                    "workloads": {str(s): path for s in range(1, segments + 1)},
-                    "trace": {"path": path, "estimates": spec.get("estimates", "requested"),
-                              "segments": segments, "max_jobs": spec.get("max_jobs"),
-                              "load": float(load)}}
-        return out
-
-    def target_spec(self, section: Mapping[str, Any], target: str) -> dict[str, Any]:
-        spec = section["targets"][target]
-        kind = target_kind_of(spec)
-        base = {"family": self.name, "target": target, "kind": kind,
-                "variant_column": self.variant_column, "group_by": list(GROUP_BY),
-                "combine": [], "metrics": list(METRICS), "procs": section.get("procs"),
-                "policy_labels": dict(section.get("policy_labels", {})),
-                "figure_metrics": list(spec.get("metrics", ["utilization", "AWT"]))}
-        if kind == TABLE_KIND:
-            return {**base, "sources": [spec["source"]], "panel": spec["panel"],
-                    "policy": spec["policy"], "baselines": list(spec["baselines"]),
-                    "policies": [spec["policy"], *spec["baselines"]], "variants": [],
-                    "variant_labels": {}, "x": None, "sweep": {}}
-        if kind == TRACE_KIND:
-            variants = [f"{spec['trace']}_load{fmt_value(float(v))}" for v in spec["loads"]]
-            labels = {v: {"panel": spec["trace"], "load": float(x)}
-                      for v, x in zip(variants, spec["loads"], strict=True)}
-            panels = [{"name": spec["trace"], "policies": list(spec["policies"])}]
-            return {**base, "policies": list(spec["policies"]), "variants": variants,
-                    "variant_labels": labels, "x": "load", "panels": panels,
-                    "sweep": {"load": [float(v) for v in spec["loads"]]},
-                    "trace": spec["trace"], "figure_metrics": ["AWT"]}
-        variants = self.target_variants(section, target)
-        panels = [{"name": p["name"], "policies": p["policies"], "ps": p["case"].ps,
-                   "pd": p["case"].pd, "elastic": p["case"].elastic, "cs_from": p["cs_from"]}
-                  for p in panels_of(section, target)]
-        policies = list(dict.fromkeys(p for panel in panels for p in panel["policies"]))
-        out = {**base, "policies": policies, "variants": [v.name for v in variants],
-               "variant_labels": {v.name: dict(v.labels) for v in variants}, "panels": panels}
-        if kind == CS_KIND:
-            return {**out, "x": "c_s", "sweep": {"c_s": [int(v) for v in spec["c_s"]]},
-                    "cs_policy": cs_policy(spec), "cs_metric": section.get("cs_metric", "AWT")}
-        return {**out, "x": "load", "sweep": {"load": panels_of(section, target)[0]["loads"]}}
-
-    def workload_spec(self, section: Mapping[str, Any], variant: Variant) -> dict[str, Any]:
-        workload = section["workload"]
-        params = {**workload.get("params", {}), **variant.params}
-        return {"model": workload["model"], "jobs": int(section["jobs"]),
-                "params": dict(sorted(params.items()))}
-
-    def derived_table(self, spec: Mapping[str, Any], inputs: Sequence[str]) -> pd.DataFrame:
-        import pandas as pd
-
-        tables = {Path(p).stem: pd.read_csv(p) for p in inputs}
-        source = spec["sources"][0]
-        return improvement_table(tables[source], tables.get(f"{source}{SEEDS_SUFFIX}"), spec)
+    def variant(options: Mapping[str, Any], case: Mapping[str, Any], panel: str) -> Variant:
+        ps, pd, elastic, load = (float(case["ps"]), float(case["pd"]), bool(case["elastic"]),
+                                 float(case["load"]))
+        name = f"ps{fmt_value(ps)}_pd{fmt_value(pd)}{'_el' if elastic else ''}" \
+               f"_load{fmt_value(load)}"
+        rates = options.get("elastic") or {}
+        params = {"ps": ps, "pd": pd, "load": load,
+                  "load_tolerance": float(options.get("load_tolerance", 0.001)),
+                  "pe": float(rates.get("pe", 0.2)) if elastic else 0.0,
+                  "pr": float(rates.get("pr", 0.1)) if elastic else 0.0}
+        labels = {"panel": panel, "ps": ps, "pd": pd, "elastic": elastic, "load": load}
+        return Variant(name, params, labels)
 
 
 FAMILY = LosFamily()
@@ -351,44 +116,10 @@ def show(policy: str, labels: Mapping[str, str] | None = None) -> str:
     return str((labels or {}).get(policy, DISPLAY_NAMES.get(policy, policy)))
 
 
-def _matches(column: pd.Series, value: Any) -> Any:
-    if isinstance(value, float) and math.isnan(value):
-        return column.isna()
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return column.astype(str) == str(value)
-    return (column - float(value)).abs() < 1e-9
-
-
-def select(table: pd.DataFrame, where: Mapping[str, Any]) -> pd.DataFrame:
-    """Rows of ``table`` whose columns equal ``where`` (floats within 1e-9, NaN = NaN)."""
-    mask = table.index == table.index
-    for column, value in where.items():
-        mask &= _matches(table[column], value)
-    return table[mask]
-
-
-def per_seed(seeds: pd.DataFrame, metric: str, where: Mapping[str, Any]) -> pd.Series:
-    """``metric`` per seed of the rows selected by ``where`` (one row per seed)."""
-    return select(seeds, where).set_index("seed")[metric]
-
-
 def paired(seeds: pd.DataFrame | None, metric: str, first: Mapping[str, Any],
            second: Mapping[str, Any]) -> Interval:
-    """Mean and 95% CI over seeds of ``metric`` at ``second`` minus at ``first``.
-
-    Every policy of a seed runs on the same workload (common random numbers), so
-    the paired difference is the sharp comparison. NaN without a per-seed table.
-    """
-    if seeds is None:
-        return Interval(math.nan, math.nan, 0)
-    a, b = per_seed(seeds, metric, first), per_seed(seeds, metric, second)
-    common = a.index.intersection(b.index)
-    return mean_ci((b[common] - a[common]).to_numpy())
-
-
-def mean_of(table: pd.DataFrame, metric: str, where: Mapping[str, Any]) -> float:
-    rows = select(table, where)
-    return float(rows[f"{metric}_mean"].iloc[0]) if len(rows) else math.nan
+    """Paired difference over seeds of ``metric`` at ``second`` minus at ``first``."""
+    return paired_difference(seeds, metric, first, second)
 
 
 def panel_loads(table: pd.DataFrame, panel: str) -> list[float]:
@@ -439,6 +170,17 @@ def max_improvement(table: pd.DataFrame, seeds: pd.DataFrame | None, panel: str,
         ends = sorted(100.0 * sign * v / base for v in (diff.low, diff.high))
         best = {"ours": value, "load": load, "ci_low": ends[0], "ci_high": ends[1]}
     return best
+
+
+@derived_function("los-max-improvement")
+def improvement_from_sources(spec: TargetSpec, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Tables IV-VII from the source load sweep's table and per-seed table.
+
+    ``args``: ``panel``, ``policy`` (the new algorithm) and ``baselines``.
+    """
+    source = spec.sources[0]
+    return improvement_table(tables[source], tables.get(f"{source}{SEEDS_SUFFIX}"),
+                             {"target": spec.target, **spec.args})
 
 
 def improvement_table(table: pd.DataFrame, seeds: pd.DataFrame | None,
@@ -581,13 +323,8 @@ def beats_claim(tables: Mapping[str, pd.DataFrame], target: str,
 
 def _trend_and_cv(curve: Sequence[tuple[int, float]]) -> tuple[float, float]:
     """Spearman rho of (C_s, mean) and the coefficient of variation of the means."""
-    import pandas as pd
-
-    xs = pd.Series([x for x, _ in curve], dtype=float)
-    ys = pd.Series([y for _, y in curve], dtype=float)
-    rho = float(xs.rank().corr(ys.rank())) if len(curve) >= 3 else math.nan
-    cv = float(ys.std(ddof=1) / ys.mean()) if len(curve) >= 2 and ys.mean() else math.nan
-    return rho, cv
+    xs, ys = [float(x) for x, _ in curve], [float(y) for _, y in curve]
+    return spearman(xs, ys), coefficient_of_variation(ys)
 
 
 def cs_curve(table: pd.DataFrame, policy: str, metric: str, low: int = 0,
@@ -876,3 +613,38 @@ for _target, _text in ((T4, "Delayed-LOS over LOS and EASY, P_S 0.2 (Table IV, F
           f"{' / '.join(f'{v:g}' for v in _paper[0])} % and "
           f"{' / '.join(f'{v:g}' for v in _paper[1])} %")(
         lambda tables, settings, _t=_target: order_claim(tables, _t, settings))
+
+
+# ----------------------------------------------------------------------------- figure: T4-T7
+
+
+@register_figure("los-improvement")
+def improvement_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
+    """LOS paper Tables IV-VII as bars: our maximum % improvement (95% CI) beside the paper's."""
+    import matplotlib
+
+    baselines = list(spec.args["baselines"])
+    width = 0.8 / (2 * len(baselines))
+    with matplotlib.rc_context(STYLE):
+        fig, (ax,) = panels(1, width=6.4, height=3.8)
+        for b_index, baseline in enumerate(baselines):
+            ours = table[f"{baseline}_ours"].to_numpy()
+            low = (ours - table[f"{baseline}_ci_low"].to_numpy()).clip(min=0)
+            high = (table[f"{baseline}_ci_high"].to_numpy() - ours).clip(min=0)
+            xs = [i + (2 * b_index - len(baselines) + 0.5) * width for i in range(len(table))]
+            name = show(baseline, spec.policy_labels)
+            ax.bar(xs, ours, width=width, color=COLORS[b_index], label=f"ours vs {name}",
+                   yerr=[low, high], capsize=2, error_kw={"linewidth": 0.8})
+            ax.bar([x + width for x in xs], table[f"{baseline}_paper"], width=width,
+                   color="white", edgecolor=COLORS[b_index], hatch="//",
+                   label=f"paper vs {name}")
+        ax.set_xticks(range(len(table)), list(table["metric"]))
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.set_ylabel("maximum % improvement over the loads")
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(frameon=False)
+        fig.suptitle(f"{spec.target}: {show(spec.args['policy'], spec.policy_labels)} over "
+                     f"{' and '.join(show(b, spec.policy_labels) for b in baselines)} "
+                     f"({spec.sources[0]}, panel {spec.args['panel']}); bars: 95% CI at the "
+                     "load of the maximum", fontsize=9)
+    return fig

@@ -18,12 +18,15 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from schedsim.claims import NOT_CHECKABLE, Outcome, claim, verdict_of
-from schedsim.experiments.common import SEEDS_SUFFIX, SweepFamily, Variant
-from schedsim.stats import Interval, mean_ci
+from schedsim.experiments.family import Family, Variant
+from schedsim.experiments.kinds import SEEDS_SUFFIX, example_function
+from schedsim.experiments.spec import TargetSpec
+from schedsim.plots import PANEL_LETTERS, STYLE, panels, register_figure
+from schedsim.stats import Interval
+from schedsim.tables import paired_difference, select, spearman
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -33,21 +36,28 @@ T1, F5, F6, F7 = "HRF-T1", "HRF-F5", "HRF-F6", "HRF-F7"
 FCFS_SUFFIX, BF_SUFFIX = "Fcfs", "Bf"
 
 
-class HrfFamily(SweepFamily):
-    """Config section ``hrf`` -> loads, points and targets."""
+class HrfFamily(Family):
+    """Config section ``hrf``: one variant axis, ``load``, whose values are the named
+    loads of ``options.loads`` (sec. 6.1.2: mean inter-arrival about 2000, 1000, 600 s)."""
 
     name = FAMILY_NAME
     variant_column = "load"
-    example_targets = (T1,)
 
-    def variants(self, section: Mapping[str, Any]) -> list[Variant]:
+    def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
+                 panel: str) -> list[Variant]:
+        loads = section["options"]["loads"]
+        wanted = values.get("load")
+        if wanted is not None:
+            names = set(wanted) if isinstance(wanted, list) else {wanted}
+            unknown = names - {load["name"] for load in loads}
+            if unknown:
+                raise ValueError(f"hrf: unknown load(s) {', '.join(sorted(unknown))}")
+            loads = [load for load in loads if load["name"] in names]
+        procs = int(section["machine"]["procs"])
         return [Variant(load["name"], {"mean_interarrival": float(load["mean_interarrival"]),
-                                       "procs": int(section["procs"])},
+                                       "procs": procs},
                         {"mean_interarrival": float(load["mean_interarrival"])})
-                for load in section["loads"]]
-
-    def example_table(self, target: str) -> pd.DataFrame:
-        return example_table(target)
+                for load in loads]
 
 
 FAMILY = HrfFamily()
@@ -62,16 +72,6 @@ TABLE1_STRATEGIES = {"A": (2, 2, 1), "B": (2, 1, 2), "C": (1, 2, 2)}
 TABLE1_PAPER_ATT = {"A": 9.0, "B": 9.67, "C": 11.0}
 TABLE1_PROCS = 3
 TABLE1_BUDGET = 5  # sec. 5: alpha = 5/3 on m = 3 processors
-
-
-@dataclass(frozen=True)
-class TableSpeedup:
-    """Runtime from a table: ``runtimes[n - 1]``, the last entry beyond the table."""
-
-    runtimes: tuple[float, ...]
-
-    def runtime(self, procs: int) -> float:
-        return self.runtimes[min(procs, len(self.runtimes)) - 1]
 
 
 def table1_schedule(allocation: Sequence[int]) -> list[dict[str, float]]:
@@ -102,7 +102,7 @@ def table1_att() -> dict[str, float]:
             for name, alloc in TABLE1_STRATEGIES.items()}
 
 
-def hrf_example_allocation() -> tuple[int, ...] | None:
+def hrf_example_allocation() -> tuple[int, ...]:
     """HRF's allocation (Algorithm 1) of the Table 1 jobs: budget 5 on 3 processors.
 
     The HRF allocation scheme with its default settings, alpha = 5/3 and threshold =
@@ -115,23 +115,21 @@ def hrf_example_allocation() -> tuple[int, ...] | None:
     return hrf_allocation(TABLE1_RUNTIMES, Machine(TABLE1_PROCS), settings)
 
 
-def hrf_example_choice() -> str | None:
-    """The strategy (A, B, C) HRF's allocation coincides with, 'other', or None."""
+def hrf_example_choice() -> str:
+    """The strategy (A, B, C) HRF's allocation coincides with, or 'other'."""
     allocation = hrf_example_allocation()
-    if allocation is None:
-        return None
     for name, alloc in TABLE1_STRATEGIES.items():
         if tuple(allocation) == alloc:
             return name
     return "other"
 
 
-def example_table(target: str) -> pd.DataFrame:
+@example_function("hrf-table1")
+def example_table(spec: TargetSpec | None = None) -> pd.DataFrame:
     """The HRF-T1 table: one row per (strategy, job) with its schedule and the ATTs."""
     import pandas as pd
 
-    if target != T1:
-        raise KeyError(f"hrf: no example target {target}")
+    target = spec.target if spec is not None else T1
     choice = hrf_example_choice()
     allocation = hrf_example_allocation()
     rows = []
@@ -139,11 +137,10 @@ def example_table(target: str) -> pd.DataFrame:
         schedule = table1_schedule(alloc)
         att = sum(r["turnaround"] for r in schedule) / len(schedule)
         for index, record in enumerate(schedule):
-            rows.append({"target": T1, "strategy": name, **record,
+            rows.append({"target": target, "strategy": name, **record,
                          "runtime": record["end"] - record["start"], "ATT": att,
                          "paper_ATT": TABLE1_PAPER_ATT[name],
-                         "hrf_procs": allocation[index] if allocation else math.nan,
-                         "hrf_choice": choice if choice is not None else "unavailable"})
+                         "hrf_procs": allocation[index], "hrf_choice": choice})
     return pd.DataFrame(rows)
 
 
@@ -160,49 +157,15 @@ def series(table: pd.DataFrame, policy: str, load: str, x: str, metric: str) -> 
     """Columns x, mean, low, high of one curve, sorted by x."""
     import pandas as pd
 
-    part = table[(table["policy"] == policy) & (table["load"] == load)].sort_values(x)
+    part = select(table, {"policy": policy, "load": load}).sort_values(x)
     return pd.DataFrame({"x": part[x].to_numpy(), "mean": part[f"{metric}_mean"].to_numpy(),
                          "low": part[f"{metric}_ci_low"].to_numpy(),
                          "high": part[f"{metric}_ci_high"].to_numpy()})
 
 
-def spearman(x: Sequence[float], y: Sequence[float]) -> float:
-    """Spearman's rank correlation (average ranks for ties); NaN for fewer than 3 points."""
-    import pandas as pd
-
-    if len(x) < 3:
-        return math.nan
-    return float(pd.Series(list(x)).rank().corr(pd.Series(list(y)).rank()))
-
-
 def seeds_table(tables: Mapping[str, pd.DataFrame], target: str) -> pd.DataFrame | None:
     """The per-seed table of ``target`` (``<target>.seeds``), if given."""
     return tables.get(f"{target}{SEEDS_SUFFIX}")
-
-
-def paired_difference(seeds: pd.DataFrame, metric: str, first: Mapping[str, Any],
-                      second: Mapping[str, Any]) -> Interval:
-    """Mean and 95% CI over seeds of ``metric`` at ``second`` minus at ``first``.
-
-    ``first`` and ``second`` select one row per seed (column -> value). Every
-    policy and point of a seed runs on the same workloads (common random
-    numbers), so the paired difference is the sharp comparison.
-    """
-    def values(where: Mapping[str, Any]) -> pd.Series:
-        mask = seeds.index == seeds.index
-        for column, value in where.items():
-            mask &= _matches(seeds[column], value)
-        return seeds[mask].set_index("seed")[metric]
-
-    a, b = values(first), values(second)
-    common = a.index.intersection(b.index)
-    return mean_ci((b[common] - a[common]).to_numpy())
-
-
-def _matches(column: pd.Series, value: Any) -> Any:
-    if isinstance(value, float):
-        return (column - value).abs() < 1e-9
-    return column == value
 
 
 def trend(curve: pd.DataFrame, sign: int, min_rho: float,
@@ -325,9 +288,6 @@ def claim_t1_att(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]
        "on the Table 1 jobs", "A")
 def claim_t1_choice(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Outcome:
     choice = str(tables[T1]["hrf_choice"].iloc[0])
-    if choice == "unavailable":
-        return Outcome("", NOT_CHECKABLE, "HRF allocation not available (placeholder hook "
-                                          "hrf_example_allocation)")
     return Outcome(choice, verdict_of(choice == "A"))
 
 
@@ -503,3 +463,40 @@ def claim_f7_values(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, A
     return Outcome("; ".join(parts), NOT_CHECKABLE,
                    "informational: absolute values depend on the workload realisation "
                    "(REPRODUCTION.md: compare, don't require)")
+
+
+# ----------------------------------------------------------------------------- figure: HRF-T1
+
+
+@register_figure("hrf-gantt")
+def example_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
+    """Gantt charts of the worked example's strategies (HRF paper, Fig. 3)."""
+    import matplotlib
+
+    strategies = list(dict.fromkeys(table["strategy"]))
+    with matplotlib.rc_context(STYLE):
+        fig, axes = panels(len(strategies), width=3.6, height=2.6)
+        for index, (ax, name) in enumerate(zip(axes, strategies, strict=True)):
+            part = table[table["strategy"] == name]
+            _gantt(ax, part, TABLE1_PROCS)
+            chosen = " -- HRF's choice" if str(part["hrf_choice"].iloc[0]) == name else ""
+            ax.set_title(f"({PANEL_LETTERS[index]}) strategy {name}: ATT "
+                         f"{part['ATT'].iloc[0]:.2f} s (paper {part['paper_ATT'].iloc[0]:g})"
+                         f"{chosen}")
+        fig.suptitle(f"{spec.target}: worked example, simulated by our engine", fontsize=9)
+    return fig
+
+
+def _gantt(ax: Any, part: pd.DataFrame, procs: int) -> None:
+    """Boxes of jobs on processors; each job takes the lowest-numbered free processors."""
+    free_at = [0.0] * procs
+    for row in part.sort_values(["start", "job"]).itertuples(index=False):
+        lanes = [p for p in range(procs) if free_at[p] <= row.start + 1e-9][: int(row.procs)]
+        for lane in lanes:
+            free_at[lane] = row.end
+            ax.barh(lane, row.end - row.start, left=row.start, height=0.8, color="#9ecae1",
+                    edgecolor="black", linewidth=0.6)
+            ax.text((row.start + row.end) / 2, lane, row.job, ha="center", va="center")
+    ax.set_yticks(range(procs), [f"P{p + 1}" for p in range(procs)])
+    ax.set_xlabel("time (s)")
+    ax.set_xlim(0, float(part["end"].max()) + 1)

@@ -1,0 +1,114 @@
+"""Paper families as plug-ins: the base class, and the registry that finds them by name.
+
+A family is one module that defines a :class:`Family` subclass and assigns an
+instance to ``FAMILY``: its workload variants (the values of its variant axes and
+how they become workload-model parameters and table labels), its machine
+description, and, registered from the same module, its claims
+(:func:`schedsim.claims.claim`), its derived tables and worked examples
+(:func:`schedsim.experiments.kinds.derived_function`, ``example_function``) and
+any figure the generic ones cannot draw (:func:`schedsim.plots.register_figure`).
+
+A config section ``<name>`` finds its module as ``schedsim.experiments.families.<name>``,
+or as the module named by the section's ``module`` key (a family kept outside the
+package). Targets are generic (:mod:`schedsim.experiments.kinds`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from schedsim.experiments.spec import MachineSpec
+
+PACKAGE = "schedsim.experiments.families"
+# Summary metrics of one run, under the names used in run files and tables
+# (schedsim.experiments.run.simulate_once).
+METRICS = ("ATT", "AWT", "ART", "BSLD", "max_wait", "utilization", "makespan")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A workload variant: its name (in file names), model parameters and table labels."""
+
+    name: str
+    params: Mapping[str, Any]
+    labels: Mapping[str, Any]
+
+
+class Family:
+    """A paper family. Subclasses set the class attributes and :meth:`variants`.
+
+    Attributes:
+        name: the config section.
+        variant_column: the column naming the variant in run files and tables.
+        workload_ext: extension of the generated workload files (swf, cwf).
+        metrics: table metrics, in column order.
+        param_columns: parameter columns every row has (NaN where a policy does
+            not take the parameter), e.g. the LOS family's ``c_s``.
+        workload_info: record the workload file's offered load (and its header's
+            ``Barr``) in every row.
+    """
+
+    name = ""
+    variant_column = "variant"
+    workload_ext = "swf"
+    metrics: tuple[str, ...] = METRICS
+    param_columns: tuple[str, ...] = ()
+    workload_info = False
+
+    def machine(self, section: Mapping[str, Any]) -> MachineSpec:
+        """The machine description of the section (``machine:``)."""
+        return MachineSpec.of(section["machine"])
+
+    def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
+                 panel: str) -> list[Variant]:
+        """The variants for the axis ``values`` of a target or panel (value or list each)."""
+        raise NotImplementedError
+
+    def workload(self, section: Mapping[str, Any], variant: Variant) -> dict[str, Any]:
+        """What ``schedsim generate`` needs for one variant: model, jobs, params (sorted)."""
+        workload = section["workload"]
+        params = {**workload.get("params", {}), **variant.params}
+        return {"model": workload["model"], "jobs": int(section["jobs"]),
+                "params": dict(sorted(params.items()))}
+
+
+def axis_product(values: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every combination of the axis values (a scalar is one value), in axis order."""
+    lists = {k: list(v) if isinstance(v, list | tuple) else [v] for k, v in values.items()}
+    return [dict(zip(lists, combo, strict=True)) for combo in itertools.product(*lists.values())]
+
+
+_FAMILIES: dict[str, Family] = {}
+
+
+def register_family(family: Family) -> Family:
+    """Make ``family`` known under its name (modules outside the package call this)."""
+    _FAMILIES[family.name] = family
+    return family
+
+
+def get_family(name: str, module: str | None = None) -> Family:
+    """The family of config section ``name`` (importing its module on first use)."""
+    if name not in _FAMILIES:
+        found = importlib.import_module(module or f"{PACKAGE}.{name}").FAMILY
+        if found.name != name:
+            raise ValueError(f"family module {found.__module__} defines {found.name!r}, "
+                             f"not {name!r}")
+        register_family(found)
+    return _FAMILIES[name]
+
+
+def family_module(name: str, module: str | None = None) -> str:
+    """The module that defines family ``name``."""
+    return type(get_family(name, module)).__module__
+
+
+def enabled_families(config: Mapping[str, Any], known: Sequence[str] = ()) -> list[str]:
+    """Sections with ``enabled: true`` that are families (a mapping with ``targets``)."""
+    return [name for name, section in config.items()
+            if isinstance(section, Mapping) and section.get("enabled", False)
+            and (name in known or "targets" in section)]

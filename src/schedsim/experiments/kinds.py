@@ -1,0 +1,395 @@
+"""The generic target kinds: each brings its points, its aggregation and a default figure.
+
+* ``sweep``: policies x parameter grid x workload variants. Variants are the
+  values of the family's variant axes (``variants:`` of the target, refined per
+  panel); ``panels`` group variants with their own policies and chosen
+  parameters. Parameters in ``inner`` run inside one simulation job; parameters
+  in ``combine`` are averaged per seed before the interval (the HRF paper's
+  "combined" metrics, sec. 6.3). A parameter goes only to the policies that take
+  it; the others run once with the column empty. With ``trace:`` the workload is
+  a real log cut into segments (the replications), scaled to each ``load``.
+  ``choose:`` writes the best value of a parameter to ``results/chosen/<target>.json``
+  for other targets' ``chosen:`` (a local rule; the dependent points take the file
+  as an input).
+* ``derived``: a table computed by a registered function from other targets'
+  tables (``sources``), e.g. the LOS paper's Tables IV-VII.
+* ``example``: a table computed by a registered function without any workload,
+  e.g. the HRF paper's Table 1 example.
+
+Config keys of a target are described once in workflow/schemas/config.schema.yaml.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from schedsim.experiments.family import Family, Variant
+from schedsim.experiments.spec import (
+    DERIVED,
+    EXAMPLE,
+    RESULTS,
+    SWEEP,
+    ChooseSpec,
+    FigureSpec,
+    MachineSpec,
+    PanelSpec,
+    PointSpec,
+    TargetSpec,
+    TraceSpec,
+    fmt_value,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+SEEDS_SUFFIX = ".seeds"  # results/tables/<target>.seeds.csv: per-seed values of a target
+TRACE_MODEL = "trace"  # the "model" of a point that reads a real log
+
+Tables = Mapping[str, "pd.DataFrame"]
+DerivedFn = Callable[[TargetSpec, Tables], "pd.DataFrame"]
+ExampleFn = Callable[[TargetSpec], "pd.DataFrame"]
+
+_DERIVED: dict[str, DerivedFn] = {}
+_EXAMPLES: dict[str, ExampleFn] = {}
+
+
+def derived_function(name: str) -> Callable[[DerivedFn], DerivedFn]:
+    """Decorator: register ``fn(spec, tables) -> table`` for ``kind: derived`` targets."""
+    def wrap(fn: DerivedFn) -> DerivedFn:
+        _DERIVED[name] = fn
+        return fn
+    return wrap
+
+
+def example_function(name: str) -> Callable[[ExampleFn], ExampleFn]:
+    """Decorator: register ``fn(spec) -> table`` for ``kind: example`` targets."""
+    def wrap(fn: ExampleFn) -> ExampleFn:
+        _EXAMPLES[name] = fn
+        return fn
+    return wrap
+
+
+def table_path(target: str, seeds: bool = False) -> str:
+    return f"{RESULTS}/tables/{target}{SEEDS_SUFFIX if seeds else ''}.csv"
+
+
+def chosen_path(target: str) -> str:
+    return f"{RESULTS}/chosen/{target}.json"
+
+
+def workload_path(family: str, variant: str, seed: int, ext: str = "swf") -> str:
+    return f"{RESULTS}/workloads/{family}/{variant}/seed{seed}.{ext}"
+
+
+def point_name(variant: str, params: Mapping[str, Any]) -> str:
+    """``<variant>_<param><value>...`` in the order given, e.g. ``light_alpha0.5_threshold0.9``."""
+    return "_".join([variant, *(f"{k}{fmt_value(v)}" for k, v in params.items())])
+
+
+def policy_params(policy: str) -> set[str]:
+    """The parameter names ``policy`` takes (unknown policy: InputError)."""
+    from schedsim.policies.registry import get_policy
+
+    return {s.name for s in get_policy(policy).specs()}
+
+
+@dataclass(frozen=True)
+class Context:
+    """What planning a target sees: the whole config, the family and its section."""
+
+    config: Mapping[str, Any]
+    family: Family
+    section: Mapping[str, Any]
+    seeds: tuple[int, ...]
+    base: Path
+    planned: Mapping[str, TargetSpec]
+
+    def figure(self, raw: Mapping[str, Any], default: str) -> FigureSpec:
+        given = raw.get("figure") or {}
+        return FigureSpec(given.get("name") or default, tuple(given.get("metrics") or ()))
+
+
+# ----------------------------------------------------------------------------- sweep
+
+
+class Sweep:
+    """``kind: sweep`` (see the module docstring)."""
+
+    name = SWEEP
+
+    def target(self, ctx: Context, target: str, raw: Mapping[str, Any]) -> TargetSpec:
+        panels = self.panels(ctx, target, raw)
+        sweep = {k: tuple(v) for k, v in (raw.get("sweep") or {}).items()}
+        combine = tuple(raw.get("combine") or ())
+        self._check(target, raw, sweep, panels)
+        variants = {v.name: v for panel in panels for v in self.panel_variants(ctx, raw, panel)}
+        chosen = [p for panel in panels for p in panel.chosen]
+        params = [p for p in dict.fromkeys([*sweep, *chosen]) if p not in combine]
+        group_by = ("policy", ctx.family.variant_column,
+                    *dict.fromkeys([*ctx.family.param_columns, *params]))
+        trace = (raw.get("trace") or {}).get("name")
+        return TargetSpec(
+            family=ctx.family.name, target=target, kind=SWEEP,
+            figure=ctx.figure(raw, "combined" if combine else "sweep"),
+            policies=tuple(dict.fromkeys(p for panel in panels for p in panel.policies)),
+            variants=tuple(variants), variant_column=ctx.family.variant_column,
+            variant_labels={n: dict(v.labels) for n, v in variants.items()},
+            panels=panels, group_by=group_by, combine=combine, sweep=sweep,
+            x=raw.get("x") or self._default_x(sweep, raw, panels),
+            metrics=ctx.family.metrics, choose=self._choose(raw, panels), trace=trace,
+            policy_labels=dict(ctx.section.get("policy_labels") or {}),
+            seed_unit="trace segments" if trace else "seeds")
+
+    def panels(self, ctx: Context, target: str, raw: Mapping[str, Any]) -> tuple[PanelSpec, ...]:
+        given = raw.get("panels") or [{"name": (raw.get("trace") or {}).get("name", ""),
+                                       "policies": raw.get("policies") or []}]
+        out = []
+        for panel in given:
+            chosen = {**(raw.get("chosen") or {}), **(panel.get("chosen") or {})}
+            for param, source in chosen.items():
+                self._check_source(ctx, target, param, source)
+            out.append(PanelSpec(str(panel.get("name", "")),
+                                 tuple(panel.get("policies") or raw.get("policies") or ()),
+                                 dict(panel.get("variants") or {}), dict(chosen)))
+        return tuple(out)
+
+    @staticmethod
+    def _check_source(ctx: Context, target: str, param: str, source: str) -> None:
+        found = ctx.planned.get(source)
+        if found is None or found.choose is None or found.choose.param != param:
+            raise ValueError(f"{target}: chosen {param} from {source}, which is not a planned "
+                             f"target choosing {param} (enable it, give it `choose: {{param: "
+                             f"{param}}}`, or drop `chosen`)")
+
+    @staticmethod
+    def _check(target: str, raw: Mapping[str, Any], sweep: Mapping[str, Any],
+               panels: Sequence[PanelSpec]) -> None:
+        if not any(panel.policies for panel in panels):
+            raise ValueError(f"target {target} is enabled but has no policies; set them or "
+                             "set enabled: false")
+        unknown = [k for k in [*(raw.get("inner") or []), *(raw.get("combine") or [])]
+                   if k not in sweep]
+        if unknown:
+            raise ValueError(f"target {target}: inner/combine name parameters that are not "
+                             f"swept: {', '.join(unknown)}")
+
+    @staticmethod
+    def _default_x(sweep: Mapping[str, Sequence[Any]], raw: Mapping[str, Any],
+                   panels: Sequence[PanelSpec]) -> str | None:
+        swept = next((p for p, v in sweep.items() if len(v) > 1), None)
+        if swept is not None:
+            return swept
+        axes = {**(raw.get("variants") or {}), **{k: v for p in panels for k, v in
+                                                  p.values.items()}}
+        return next((a for a, v in axes.items() if isinstance(v, list) and len(v) > 1),
+                    "load" if raw.get("trace") else None)
+
+    @staticmethod
+    def _choose(raw: Mapping[str, Any], panels: Sequence[PanelSpec]) -> ChooseSpec | None:
+        given = raw.get("choose")
+        if not given:
+            return None
+        param = given["param"]
+        policy = given.get("policy") or next(
+            (p for panel in panels for p in panel.policies if param in policy_params(p)), None)
+        if policy is None:
+            raise ValueError(f"choose {param}: no policy of the target takes {param}")
+        return ChooseSpec(param, policy, given.get("metric", "AWT"))
+
+    def panel_variants(self, ctx: Context, raw: Mapping[str, Any],
+                       panel: PanelSpec) -> list[Variant]:
+        values = {**(raw.get("variants") or {}), **panel.values}
+        trace = raw.get("trace")
+        if trace:
+            return [Variant(f"{trace['name']}_load{fmt_value(float(load))}", {},
+                            {"load": float(load), "panel": panel.name})
+                    for load in trace["loads"]]
+        return ctx.family.variants(ctx.section, values, panel.name)
+
+    def points(self, ctx: Context, spec: TargetSpec, raw: Mapping[str, Any]) -> list[PointSpec]:
+        sweep = dict(spec.sweep)
+        inner_names = list(raw.get("inner") or [])
+        out: dict[str, PointSpec] = {}
+        for panel in spec.panels:
+            for variant in self.panel_variants(ctx, raw, panel):
+                for policy in panel.policies:
+                    for point in self._policy_points(ctx, spec, raw, panel, variant, policy,
+                                                     sweep, inner_names):
+                        if point.run_path in out:
+                            raise ValueError(f"{spec.target} runs {policy} twice on "
+                                             f"{variant.name}")
+                        out[point.run_path] = point
+        return list(out.values())
+
+    def _policy_points(self, ctx: Context, spec: TargetSpec, raw: Mapping[str, Any],
+                       panel: PanelSpec, variant: Variant, policy: str,
+                       sweep: Mapping[str, Sequence[Any]],
+                       inner_names: Sequence[str]) -> list[PointSpec]:
+        takes = policy_params(policy)
+        outer = {k: v for k, v in sweep.items() if k not in inner_names and k in takes}
+        inner = {k: tuple(sweep[k]) for k in inner_names if k in takes}
+        chosen = {k: chosen_path(src) for k, src in panel.chosen.items() if k in takes}
+        dropped = [k for k in [*sweep, *panel.chosen] if k not in takes]
+        columns = tuple(dict.fromkeys([*ctx.family.param_columns, *dropped]))
+        common = self._workload_fields(ctx, raw, variant)
+        points = []
+        for combo in itertools.product(*outer.values()):
+            params = dict(zip(outer, combo, strict=True))
+            points.append(PointSpec(
+                family=ctx.family.name, target=spec.target, policy=policy,
+                point=point_name(variant.name, params), variant=variant.name,
+                variant_column=ctx.family.variant_column, labels=dict(variant.labels),
+                fixed=dict((ctx.section.get("policy_params") or {}).get(policy, {})),
+                params=params, chosen=chosen, inner=inner, columns=columns, **common))
+        return points
+
+    def _workload_fields(self, ctx: Context, raw: Mapping[str, Any],
+                         variant: Variant) -> dict[str, Any]:
+        machine = MachineSpec.of(raw["machine"]) if raw.get("machine") \
+            else ctx.family.machine(ctx.section)
+        trace = raw.get("trace")
+        if trace:
+            segments = int(trace.get("segments", 10))
+            path = str(trace_file(ctx.config, trace["name"], ctx.base))
+            return {"machine": machine, "model": TRACE_MODEL,
+                    "seeds": tuple(range(1, segments + 1)),
+                    "workloads": {str(s): path for s in range(1, segments + 1)},
+                    "trace": TraceSpec(trace["name"], path, float(variant.labels["load"]),
+                                       segments, trace.get("max_jobs"),
+                                       trace.get("estimates", "requested")),
+                    "workload_info": True}
+        fam = ctx.family
+        return {"machine": machine, "model": ctx.section["workload"]["model"],
+                "seeds": ctx.seeds, "workload_info": fam.workload_info,
+                "workloads": {str(s): workload_path(fam.name, variant.name, s,
+                                                    fam.workload_ext) for s in ctx.seeds}}
+
+    def inputs(self, spec: TargetSpec, points: Sequence[PointSpec]) -> list[str]:
+        return [p.run_path for p in points]
+
+    def workloads(self, ctx: Context, spec: TargetSpec,
+                  raw: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """Workload files of the target's variants (none for a trace): path -> generation."""
+        if raw.get("trace"):
+            return {}
+        fam, out = ctx.family, {}
+        for panel in spec.panels:
+            for variant in self.panel_variants(ctx, raw, panel):
+                generation = fam.workload(ctx.section, variant)
+                for seed in ctx.seeds:
+                    path = workload_path(fam.name, variant.name, seed, fam.workload_ext)
+                    out[path] = {**generation, "seed": seed}
+        return out
+
+    def table(self, spec: TargetSpec, inputs: Sequence[str]) -> tuple[Any, Any]:
+        from schedsim.aggregate import aggregate_runs
+
+        return aggregate_runs(spec, inputs)
+
+
+def trace_file(config: Mapping[str, Any], name: str, base: Path) -> Path | None:
+    """The file of the real log ``name`` under ``traces:`` (relative to ``base``), or None."""
+    raw = (config.get("traces") or {}).get(name)
+    return (base / raw).resolve() if raw else None
+
+
+# ----------------------------------------------------------------------------- derived, example
+
+
+class Derived:
+    """``kind: derived``: a registered function of other targets' tables."""
+
+    name = DERIVED
+
+    def target(self, ctx: Context, target: str, raw: Mapping[str, Any]) -> TargetSpec:
+        return TargetSpec(family=ctx.family.name, target=target, kind=DERIVED,
+                          figure=ctx.figure(raw, "table"), sources=tuple(raw["sources"]),
+                          function=raw["function"], args=dict(raw.get("args") or {}),
+                          policy_labels=dict(ctx.section.get("policy_labels") or {}))
+
+    def points(self, ctx: Context, spec: TargetSpec, raw: Mapping[str, Any]) -> list[PointSpec]:
+        return []
+
+    def workloads(self, ctx: Context, spec: TargetSpec,
+                  raw: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        return {}
+
+    def inputs(self, spec: TargetSpec, points: Sequence[PointSpec]) -> list[str]:
+        return [path for source in spec.sources
+                for path in (table_path(source), table_path(source, seeds=True))]
+
+    def table(self, spec: TargetSpec, inputs: Sequence[str]) -> tuple[Any, Any]:
+        import pandas as pd
+
+        tables = {Path(p).name[: -len(".csv")]: pd.read_csv(p) for p in inputs}
+        table = _DERIVED[_known(spec, _DERIVED)](spec, tables)
+        return table, table
+
+
+class Example:
+    """``kind: example``: a registered function, no workload."""
+
+    name = EXAMPLE
+
+    def target(self, ctx: Context, target: str, raw: Mapping[str, Any]) -> TargetSpec:
+        return TargetSpec(family=ctx.family.name, target=target, kind=EXAMPLE,
+                          figure=ctx.figure(raw, "table"), function=raw["function"],
+                          args=dict(raw.get("args") or {}))
+
+    def points(self, ctx: Context, spec: TargetSpec, raw: Mapping[str, Any]) -> list[PointSpec]:
+        return []
+
+    def workloads(self, ctx: Context, spec: TargetSpec,
+                  raw: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        return {}
+
+    def inputs(self, spec: TargetSpec, points: Sequence[PointSpec]) -> list[str]:
+        return []
+
+    def table(self, spec: TargetSpec, inputs: Sequence[str]) -> tuple[Any, Any]:
+        table = _EXAMPLES[_known(spec, _EXAMPLES)](spec)
+        return table, table
+
+
+def _known(spec: TargetSpec, registry: Mapping[str, Any]) -> str:
+    if spec.function not in registry:
+        raise ValueError(f"{spec.target}: unknown {spec.kind} function {spec.function!r}; "
+                         f"known: {', '.join(sorted(registry)) or '(none)'}")
+    return spec.function
+
+
+KINDS: dict[str, Sweep | Derived | Example] = {k.name: k for k in (Sweep(), Derived(), Example())}
+
+
+def check_function(spec: TargetSpec) -> None:
+    """Raise ValueError for a derived or example target whose function is not registered."""
+    if spec.kind == DERIVED:
+        _known(spec, _DERIVED)
+    elif spec.kind == EXAMPLE:
+        _known(spec, _EXAMPLES)
+
+
+def choose(spec: TargetSpec, table_csv: str | Path) -> dict[str, Any]:
+    """The value ``spec.choose`` picks from the target's aggregated table (CSV).
+
+    The row of ``choose.policy`` with the lowest mean ``choose.metric``; ties go to the
+    smallest parameter value. Values are parsed from the CSV text as written.
+    """
+    import csv
+
+    rule = spec.choose
+    if rule is None:
+        raise ValueError(f"{spec.target} chooses no parameter")
+    with open(table_csv, encoding="utf-8", newline="") as handle:
+        rows = [r for r in csv.DictReader(handle)
+                if r.get("policy") == rule.policy and r.get(rule.param) not in (None, "")]
+    if not rows:
+        raise ValueError(f"{table_csv}: no row of {rule.policy} with a {rule.param} to "
+                         "choose from")
+    best = min(rows, key=lambda r: (float(r[f"{rule.metric}_mean"]), float(r[rule.param])))
+    value = float(best[rule.param])
+    return {rule.param: int(value) if value.is_integer() else value}

@@ -1,0 +1,120 @@
+"""What code a result depends on, and the metadata stored with every run file.
+
+A rule reruns when the *meaning* of the code it runs changes: each module is
+hashed by its syntax tree with docstrings removed (comments are not in the tree),
+so editing a comment or a docstring reruns nothing. A rule depends on the modules
+its entry points import, statically and transitively (imports inside functions
+included); modules a registry imports by name (policies, workload models,
+families) are passed as extra entry points by the caller.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+
+from schedsim import __version__
+from schedsim.experiments.spec import canonical_json
+
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+def meaning(path: Path) -> str:
+    """The module's syntax tree without docstrings, as text (line numbers left out)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) \
+                and body and isinstance(body[0], ast.Expr) \
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value,
+                                                                           str):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree, include_attributes=False)
+
+
+def hash_modules(root: Path, files: Iterable[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(meaning(path).encode() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def module_path(root: Path, module: str) -> Path | None:
+    """The file of ``schedsim.<...>`` module ``module`` under the package dir ``root``."""
+    parts = module.split(".")[1:]
+    for candidate in (root.joinpath(*parts).with_suffix(".py"),
+                      root.joinpath(*parts, "__init__.py")):
+        if parts and candidate.is_file():
+            return candidate
+    return root / "__init__.py" if not parts else None
+
+
+def imported_modules(path: Path, package: str) -> set[str]:
+    """``package.*`` modules that ``path`` imports anywhere (also inside functions)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == package)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and node.module.split(".")[0] == package:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+    return found
+
+
+def import_closure(root: Path, modules: Iterable[str]) -> list[Path]:
+    """Files of ``modules``, of every package module they import (statically), and parents."""
+    package = root.name
+    todo, seen = list(modules), set()
+    files: set[Path] = set()
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        path = module_path(root, module)
+        if path is None:
+            continue
+        files.add(path)
+        parts = module.split(".")
+        todo.extend(".".join(parts[:i]) for i in range(1, len(parts)))
+        todo.extend(imported_modules(path, package))
+    return sorted(files)
+
+
+def code_version(modules: Iterable[str], root: Path = PACKAGE_DIR) -> str:
+    """Hash of the meaning of ``modules`` and everything they import."""
+    return hash_modules(root, import_closure(root, modules))
+
+
+def policy_module(policy: str) -> str:
+    from schedsim.policies.registry import get_policy
+
+    return get_policy(policy).factory.__module__
+
+
+def model_module(model: str) -> str:
+    from schedsim.workloads.base import get_model
+
+    return get_model(model).generate.__module__
+
+
+def git_commit() -> str:
+    """The commit of the source tree this package runs from, or 'unknown'."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=PACKAGE_DIR, capture_output=True,
+                             text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return out.stdout.strip() if out.returncode == 0 else "unknown"
+
+
+def provenance(spec_json: str, code: str, seeds: Iterable[int]) -> dict[str, str]:
+    """Metadata stored with every run file."""
+    return {"schedsim.spec": spec_json, "schedsim.version": __version__,
+            "schedsim.code_version": code, "schedsim.git_commit": git_commit(),
+            "schedsim.seeds": canonical_json(list(seeds))}

@@ -1,0 +1,229 @@
+"""Typed specifications passed between the workflow's stages.
+
+A :class:`PointSpec` is everything one simulation job needs; a :class:`TargetSpec`
+everything aggregation, the figure and the claims need about one target. Both are
+frozen dataclasses built by the planner (:mod:`schedsim.experiments.plan`) and
+passed to the rules as canonical JSON (:func:`to_json`, :func:`point_from_json`,
+:func:`target_from_json`), so that a stage never reads an untyped dict whose keys
+depend on the target kind.
+
+This module imports nothing heavy: the workflow imports it while building the DAG.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+RESULTS = "results"
+
+# The kinds of target (experiments.kinds): a sweep of simulations, a table derived
+# from other targets' tables, a worked example computed without a workload.
+SWEEP, DERIVED, EXAMPLE = "sweep", "derived", "example"
+KINDS = (SWEEP, DERIVED, EXAMPLE)
+
+
+def canonical_json(data: Any) -> str:
+    """Stable JSON text (sorted keys, no spaces): specs, parameters and metadata."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def fmt_value(value: Any) -> str:
+    """A parameter value as it appears in a file name: 0.5 -> '0.5', 1.0 -> '1'."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{round(value, 10):g}"
+    return str(value)
+
+
+# ----------------------------------------------------------------------------- machine
+
+
+@dataclass(frozen=True)
+class LoadModelSpec:
+    """A background-load model of the machine: its registered name and parameters."""
+
+    name: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MachineSpec:
+    """A family's machine description: size, allocation unit, partitions, speeds, load.
+
+    ``partitions`` and ``speeds`` empty mean one partition and speed 1 everywhere
+    (:class:`schedsim.machine.Machine`); ``load`` None means dedicated processors.
+    """
+
+    procs: int
+    unit: int = 1
+    partitions: tuple[int, ...] = ()
+    speeds: tuple[float, ...] = ()
+    load: LoadModelSpec | None = None
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> MachineSpec:
+        load = data.get("load")
+        return cls(int(data["procs"]), int(data.get("unit", 1)),
+                   tuple(int(p) for p in data.get("partitions") or ()),
+                   tuple(float(s) for s in data.get("speeds") or ()),
+                   LoadModelSpec(str(load["name"]), dict(load.get("params", {})))
+                   if load else None)
+
+
+# ----------------------------------------------------------------------------- points
+
+
+@dataclass(frozen=True)
+class TraceSpec:
+    """A real log cut into ``segments`` consecutive parts (the replications), each
+    scaled to the offered ``load`` (Shmueli & Feitelson's arrival-time scaling)."""
+
+    name: str
+    path: str
+    load: float
+    segments: int = 10
+    max_jobs: int | None = None
+    estimates: str = "requested"
+
+
+@dataclass(frozen=True)
+class PointSpec:
+    """One simulation job: a target, a policy, its parameters; every seed runs inside.
+
+    Rows of the run file carry, in this order: target, policy, point, the variant
+    (column ``variant_column``), its ``labels``, the parameter ``columns`` (NaN
+    where the policy does not take them), the parameters, the seed, workload
+    information (``workload_info``) and the metrics.
+    """
+
+    family: str
+    target: str
+    policy: str
+    point: str
+    variant: str
+    variant_column: str
+    labels: Mapping[str, Any]
+    machine: MachineSpec
+    model: str
+    seeds: tuple[int, ...]
+    workloads: Mapping[str, str] = field(default_factory=dict)
+    trace: TraceSpec | None = None
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)
+    chosen: Mapping[str, str] = field(default_factory=dict)
+    inner: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    columns: tuple[str, ...] = ()
+    workload_info: bool = False
+
+    @property
+    def run_path(self) -> str:
+        return f"{RESULTS}/runs/{self.target}/{self.policy}/{self.point}.parquet"
+
+    @property
+    def inputs(self) -> list[str]:
+        """Files the point reads: workload files and the chosen-parameter files."""
+        return list(dict.fromkeys([*self.workloads.values(), *self.chosen.values()]))
+
+
+# ----------------------------------------------------------------------------- targets
+
+
+@dataclass(frozen=True)
+class PanelSpec:
+    """A group of workload variants drawn together, with the policies run on them."""
+
+    name: str
+    policies: tuple[str, ...]
+    values: Mapping[str, Any] = field(default_factory=dict)
+    chosen: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ChooseSpec:
+    """A parameter this target chooses for others: the value of ``param`` with the
+    lowest mean ``metric`` of ``policy`` (ties: the smallest value)."""
+
+    param: str
+    policy: str
+    metric: str
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """The figure of a target: a registered figure name and what it draws."""
+
+    name: str
+    metrics: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TargetSpec:
+    """What aggregation, the figure and the claims know about one target."""
+
+    family: str
+    target: str
+    kind: str
+    figure: FigureSpec
+    policies: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
+    variant_labels: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    variant_column: str = "variant"
+    panels: tuple[PanelSpec, ...] = ()
+    group_by: tuple[str, ...] = ()
+    combine: tuple[str, ...] = ()
+    sweep: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    x: str | None = None
+    metrics: tuple[str, ...] = ()
+    choose: ChooseSpec | None = None
+    trace: str | None = None
+    sources: tuple[str, ...] = ()
+    function: str | None = None
+    args: Mapping[str, Any] = field(default_factory=dict)
+    policy_labels: Mapping[str, str] = field(default_factory=dict)
+    seed_unit: str = "seeds"
+
+    def show(self, policy: str) -> str:
+        """The display name of a policy (``policy_labels``, else its own name)."""
+        return str(self.policy_labels.get(policy, policy))
+
+
+# ----------------------------------------------------------------------------- JSON
+
+
+def to_json(spec: PointSpec | TargetSpec) -> str:
+    return canonical_json(asdict(spec))
+
+
+def point_from_json(text: str | Mapping[str, Any]) -> PointSpec:
+    data = json.loads(text) if isinstance(text, str) else dict(text)
+    data["machine"] = MachineSpec.of(data["machine"])
+    data["seeds"] = tuple(int(s) for s in data["seeds"])
+    data["inner"] = {k: tuple(v) for k, v in data.get("inner", {}).items()}
+    data["columns"] = tuple(data.get("columns", ()))
+    if data.get("trace"):
+        data["trace"] = TraceSpec(**data["trace"])
+    return PointSpec(**_known(PointSpec, data))
+
+
+def target_from_json(text: str | Mapping[str, Any]) -> TargetSpec:
+    data = json.loads(text) if isinstance(text, str) else dict(text)
+    data["figure"] = FigureSpec(data["figure"]["name"], tuple(data["figure"]["metrics"]))
+    data["panels"] = tuple(PanelSpec(p["name"], tuple(p["policies"]), p.get("values", {}),
+                                     p.get("chosen", {})) for p in data.get("panels", ()))
+    data["choose"] = ChooseSpec(**data["choose"]) if data.get("choose") else None
+    data["sweep"] = {k: tuple(v) for k, v in data.get("sweep", {}).items()}
+    for name in ("policies", "variants", "group_by", "combine", "metrics", "sources"):
+        data[name] = tuple(data.get(name, ()))
+    return TargetSpec(**_known(TargetSpec, data))
+
+
+def _known(cls: type, data: Mapping[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ValueError(f"{cls.__name__}: unknown field(s) {', '.join(unknown)}")
+    return dict(data)

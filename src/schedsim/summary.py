@@ -1,0 +1,52 @@
+"""The summary page: every target's figure beside its claims, as one self-contained HTML file."""
+
+from __future__ import annotations
+
+import base64
+import html
+from pathlib import Path
+from typing import Any
+
+VERDICT_COLORS = {"reproduced": "#d4edda", "not reproduced": "#f8d7da",
+                  "not checkable": "#e2e3e5"}
+
+
+def summary_html(claims_table: Any, figures: dict[str, Path]) -> str:
+    """One page: per target its figure and its claims (paper vs ours, verdict)."""
+    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
+             "<title>schedsim reproduction: claims</title><style>",
+             "body{font-family:sans-serif;max-width:1400px;margin:auto}",
+             "table{border-collapse:collapse}td,th{border:1px solid #999;padding:4px;"
+             "vertical-align:top;font-size:13px}img{max-width:100%}</style></head><body>",
+             "<h1>Claims: paper vs this reproduction</h1>",
+             _verdict_counts(claims_table)]
+    targets = list(dict.fromkeys([*claims_table["target"], *figures]))
+    for target in targets:
+        parts.append(f"<h2>{html.escape(target)}</h2>")
+        if target in figures:
+            data = base64.b64encode(figures[target].read_bytes()).decode("ascii")
+            parts.append(f"<img alt='{html.escape(target)}' src='data:image/png;base64,{data}'>")
+        parts.append(_claims_html(claims_table[claims_table["target"] == target]))
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _verdict_counts(claims_table: Any) -> str:
+    counts = claims_table["verdict"].value_counts()
+    return "<p>" + ", ".join(f"{html.escape(k)}: {counts.get(k, 0)}"
+                             for k in VERDICT_COLORS) + "</p>"
+
+
+def _claims_html(part: Any) -> str:
+    if part.empty:
+        return "<p>No automatic claim for this target.</p>"
+    head = "".join(f"<th>{c}</th>" for c in ("claim", "statement", "paper", "ours", "verdict",
+                                              "note"))
+    rows = []
+    for row in part.itertuples(index=False):
+        color = VERDICT_COLORS.get(row.verdict, "#fff")
+        cells = [row.claim_id, row.statement, row.paper_value, row.our_value, row.verdict,
+                 row.note]
+        rows.append(f"<tr style='background:{color}'>"
+                    + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
+    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"

@@ -1,0 +1,53 @@
+"""The point runner builds the machine from the family's description."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from schedsim.errors import InputError
+from schedsim.experiments.run import build_machine, load_model, run_point
+from schedsim.experiments.spec import LoadModelSpec, MachineSpec, PointSpec
+from schedsim.workloads.base import get_model
+
+
+def test_machine_description_gives_partitions_speeds_and_a_seeded_load_model() -> None:
+    spec = MachineSpec(4, 1, (2, 2), (1.0, 1.0, 2.0, 2.0), LoadModelSpec("uniform",
+                                                                         {"max_percent": 30}))
+    machine = build_machine(spec)
+    assert machine.partitions == (2, 2) and machine.speeds == (1.0, 1.0, 2.0, 2.0)
+    first, again, other = (load_model(spec, seed) for seed in (1, 1, 2))
+    loads = first.redraw(0.0)
+    assert len(loads) == 4 and all(0.0 <= u <= 0.3 for u in loads)
+    assert again.redraw(0.0) == loads and other.redraw(0.0) != loads
+    assert load_model(MachineSpec(4), 1) is None
+    with pytest.raises(InputError, match="unknown load model"):
+        load_model(MachineSpec(4, load=LoadModelSpec("nope")), 1)
+
+
+def point(path: Path, machine: MachineSpec, model: str) -> PointSpec:
+    return PointSpec(family="toy", target="TOY-X", policy="easy", point="p", variant="v",
+                     variant_column="workload", labels={}, machine=machine, model=model,
+                     seeds=(1,), workloads={"1": str(path)})
+
+
+def test_a_point_runs_on_a_loaded_heterogeneous_machine(tmp_path: Path) -> None:
+    path = tmp_path / "w.swf"
+    params = {"typed": False, "nodes": 4, "uhi": 2.0, "umed": 1.5}
+    path.write_text(get_model("lublin99").run(40, 1, params))
+    plain = run_point(point(path, MachineSpec(4), "lublin99"))
+    loaded = run_point(point(path, MachineSpec(4, speeds=(1.0, 1.0, 2.0, 2.0),
+                                               load=LoadModelSpec("uniform")), "lublin99"))
+    assert plain[0]["jobs"] == loaded[0]["jobs"] == 40
+    assert loaded[0]["ART"] != plain[0]["ART"]  # loads and speeds change the run times
+    assert run_point(point(path, MachineSpec(4, speeds=(1.0, 1.0, 2.0, 2.0),
+                                             load=LoadModelSpec("uniform")), "lublin99")) \
+        == loaded
+
+
+def test_a_workload_whose_unit_differs_from_the_machine_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "w.cwf"
+    path.write_text(get_model("lublin-los").run(30, 1, {"ps": "0.5", "load": "0.7"}))
+    with pytest.raises(InputError, match="AllocationUnit 32 differs"):
+        run_point(point(path, MachineSpec(320, 64), "lublin-los"))
