@@ -6,6 +6,8 @@ import gzip
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from schedsim.errors import InputError
 from schedsim.workloads.swf import N_FIELDS, read_swf, to_jobs, write_swf
@@ -85,3 +87,21 @@ def test_malformed_lines_name_file_line_and_field(tmp_path: Path, line: str,
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="cannot read"):
         read_swf(tmp_path / "absent.swf")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.integers(-3, 10**6).map(str),
+                          st.floats(allow_nan=True, allow_infinity=True).map(repr),
+                          st.sampled_from(["abc", "1e400", "-1", "-1.0", "2.5", "nan", "inf"])),
+                min_size=18, max_size=18))
+def test_fast_record_parsing_equals_the_field_by_field_checks(parts: list[str]) -> None:
+    from schedsim.workloads.swf import _parse_record_checked, parse_record
+
+    try:
+        expected = _parse_record_checked(parts, "f:1")
+    except InputError as err:
+        with pytest.raises(InputError) as caught:
+            parse_record(parts, "f:1")
+        assert str(caught.value) == str(err)
+        return
+    assert parse_record(parts, "f:1") == expected

@@ -8,14 +8,13 @@ rule counted in a :class:`CleaningReport`. Gzipped files are read directly.
 from __future__ import annotations
 
 import gzip
-import os
 import re
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from schedsim.atomic import write_text_atomic
 from schedsim.errors import InputError
 from schedsim.jobs import Job
 
@@ -27,6 +26,7 @@ FIELD_NAMES = (
 )
 N_FIELDS = len(FIELD_NAMES)
 _INT_FIELDS = frozenset({0, 4, 7, 10, 11, 12, 13, 14, 15, 16})
+_INT_INDEXES = tuple(sorted(_INT_FIELDS))
 
 
 class SwfRecord(NamedTuple):
@@ -112,7 +112,32 @@ def parse_number(text: str, where: str, position: int, name: str) -> float:
 
 
 def parse_record(parts: list[str], where: str) -> SwfRecord:
-    """The first 18 fields of a split line as a record."""
+    """The first 18 fields of a split line as a record.
+
+    The common case (every field a finite number >= -1, integer fields integral)
+    is converted in one pass; any other line goes through the field-by-field
+    checks, which name the offending field.
+    """
+    try:
+        values: list[float | int] = list(map(float, parts[:N_FIELDS]))
+    except ValueError:
+        return _parse_record_checked(parts, where)
+    total = sum(values)
+    if total != total or total in _INFINITIES or min(values) < -1:
+        return _parse_record_checked(parts, where)
+    for i in _INT_INDEXES:
+        value = values[i]
+        if not value.is_integer():  # type: ignore[union-attr]
+            return _parse_record_checked(parts, where)
+        values[i] = int(value)
+    return SwfRecord(*values)
+
+
+_INFINITIES = (float("inf"), float("-inf"))
+
+
+def _parse_record_checked(parts: list[str], where: str) -> SwfRecord:
+    """:func:`parse_record`, one field at a time, raising InputError at the first bad one."""
     values: list[float | int] = []
     for i in range(N_FIELDS):
         value = parse_number(parts[i], where, i + 1, FIELD_NAMES[i])
@@ -223,22 +248,6 @@ def format_number(value: float) -> str:
 
 def format_record(record: Iterable[float]) -> str:
     return " ".join(format_number(v) for v in record)
-
-
-def write_text_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def swf_text(header: Iterable[str], records: Iterable[Iterable[float]]) -> str:
