@@ -217,7 +217,7 @@ def test_a_model_change_reruns_its_workloads_not_the_others(workdir: Path) -> No
 @pytest.mark.parametrize(("change", "message"), [
     ("hrf={targets: {HRF-F5: {policies: [Nope]}}}", "unknown policy 'Nope'"),
     ("hrf={policy_params: {HRFBf: {nope: 1}}}", "unknown parameter 'nope'"),
-    ("los={policy_params: {LOS: {lookahead: 0}}}", "parameter lookahead=0 is invalid"),
+    ("los={policy_params: {LOS: {lookahead: 0}}}", "invalid; allowed: int in [1, inf]"),
 ])
 def test_dry_run_rejects_bad_policies_in_one_line(workdir: Path, change: str,
                                                   message: str) -> None:

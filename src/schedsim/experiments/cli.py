@@ -132,15 +132,8 @@ def _target_spec(args: argparse.Namespace) -> specs.TargetSpec:
             raise InputError(f"target {args.target} is not enabled in {args.config}; "
                              f"enabled: {', '.join(plan.targets)}")
         spec = plan.targets[args.target]
-    get_family(spec.family, args_module(args, spec.family))  # registers its functions
+    get_family(spec.family, spec.module or None)  # registers its functions and figures
     return spec
-
-
-def args_module(args: argparse.Namespace, family: str) -> str | None:
-    """The module of an out-of-package family, from the config (``module:``)."""
-    if getattr(args, "config", None):
-        return (_load_config(args.config).get(family) or {}).get("module")
-    return None
 
 
 # ----------------------------------------------------------------------------- commands

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,13 +102,8 @@ def get_family(name: str, module: str | None = None) -> Family:
     return _FAMILIES[name]
 
 
-def family_module(name: str, module: str | None = None) -> str:
-    """The module that defines family ``name``."""
-    return type(get_family(name, module)).__module__
-
-
-def enabled_families(config: Mapping[str, Any], known: Sequence[str] = ()) -> list[str]:
-    """Sections with ``enabled: true`` that are families (a mapping with ``targets``)."""
+def enabled_families(config: Mapping[str, Any]) -> list[str]:
+    """Config sections that are families (a mapping with ``targets``) and enabled."""
     return [name for name, section in config.items()
             if isinstance(section, Mapping) and section.get("enabled", False)
-            and (name in known or "targets" in section)]
+            and "targets" in section]

@@ -108,6 +108,10 @@ class Context:
     base: Path
     planned: Mapping[str, TargetSpec]
 
+    @property
+    def module(self) -> str:
+        return type(self.family).__module__
+
     def figure(self, raw: Mapping[str, Any], default: str) -> FigureSpec:
         given = raw.get("figure") or {}
         return FigureSpec(given.get("name") or default, tuple(given.get("metrics") or ()))
@@ -133,7 +137,7 @@ class Sweep:
                     *dict.fromkeys([*ctx.family.param_columns, *params]))
         trace = (raw.get("trace") or {}).get("name")
         return TargetSpec(
-            family=ctx.family.name, target=target, kind=SWEEP,
+            family=ctx.family.name, module=ctx.module, target=target, kind=SWEEP,
             figure=ctx.figure(raw, "combined" if combine else "sweep"),
             policies=tuple(dict.fromkeys(p for panel in panels for p in panel.policies)),
             variants=tuple(variants), variant_column=ctx.family.variant_column,
@@ -300,16 +304,8 @@ def trace_file(config: Mapping[str, Any], name: str, base: Path) -> Path | None:
 # ----------------------------------------------------------------------------- derived, example
 
 
-class Derived:
-    """``kind: derived``: a registered function of other targets' tables."""
-
-    name = DERIVED
-
-    def target(self, ctx: Context, target: str, raw: Mapping[str, Any]) -> TargetSpec:
-        return TargetSpec(family=ctx.family.name, target=target, kind=DERIVED,
-                          figure=ctx.figure(raw, "table"), sources=tuple(raw["sources"]),
-                          function=raw["function"], args=dict(raw.get("args") or {}),
-                          policy_labels=dict(ctx.section.get("policy_labels") or {}))
+class Computed:
+    """A target computed by a registered function: no simulation, no workload."""
 
     def points(self, ctx: Context, spec: TargetSpec, raw: Mapping[str, Any]) -> list[PointSpec]:
         return []
@@ -317,6 +313,18 @@ class Derived:
     def workloads(self, ctx: Context, spec: TargetSpec,
                   raw: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         return {}
+
+
+class Derived(Computed):
+    """``kind: derived``: a registered function of other targets' tables."""
+
+    name = DERIVED
+
+    def target(self, ctx: Context, target: str, raw: Mapping[str, Any]) -> TargetSpec:
+        return TargetSpec(family=ctx.family.name, module=ctx.module, target=target, kind=DERIVED,
+                          figure=ctx.figure(raw, "table"), sources=tuple(raw["sources"]),
+                          function=raw["function"], args=dict(raw.get("args") or {}),
+                          policy_labels=dict(ctx.section.get("policy_labels") or {}))
 
     def inputs(self, spec: TargetSpec, points: Sequence[PointSpec]) -> list[str]:
         return [path for source in spec.sources
@@ -330,22 +338,15 @@ class Derived:
         return table, table
 
 
-class Example:
+class Example(Computed):
     """``kind: example``: a registered function, no workload."""
 
     name = EXAMPLE
 
     def target(self, ctx: Context, target: str, raw: Mapping[str, Any]) -> TargetSpec:
-        return TargetSpec(family=ctx.family.name, target=target, kind=EXAMPLE,
+        return TargetSpec(family=ctx.family.name, module=ctx.module, target=target, kind=EXAMPLE,
                           figure=ctx.figure(raw, "table"), function=raw["function"],
                           args=dict(raw.get("args") or {}))
-
-    def points(self, ctx: Context, spec: TargetSpec, raw: Mapping[str, Any]) -> list[PointSpec]:
-        return []
-
-    def workloads(self, ctx: Context, spec: TargetSpec,
-                  raw: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        return {}
 
     def inputs(self, spec: TargetSpec, points: Sequence[PointSpec]) -> list[str]:
         return []

@@ -8,7 +8,8 @@ nothing heavy at load time.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -123,8 +124,6 @@ def check_point(point: PointSpec) -> None:
     Every value of the inner parameters is checked; a chosen parameter is checked
     when the run reads its file.
     """
-    import itertools
-
     from schedsim.policies.registry import get_policy
 
     entry = get_policy(point.policy)
@@ -140,7 +139,3 @@ def find_point(plan: Plan, target: str, policy: str, point: str) -> PointSpec:
         known = sorted(Path(p).stem for p in plan.points if f"/{target}/{policy}/" in p)
         raise KeyError(f"no point {point!r} of {target}/{policy}; known: " + ", ".join(known))
     return plan.points[path]
-
-
-def runs_of(plan: Plan, target: str) -> Sequence[str]:
-    return plan.inputs_of[target]

@@ -162,7 +162,10 @@ class FigureSpec:
 
 @dataclass(frozen=True)
 class TargetSpec:
-    """What aggregation, the figure and the claims know about one target."""
+    """What aggregation, the figure and the claims know about one target.
+
+    ``module`` is the family's module, which registers its functions and figures.
+    """
 
     family: str
     target: str
@@ -185,6 +188,7 @@ class TargetSpec:
     args: Mapping[str, Any] = field(default_factory=dict)
     policy_labels: Mapping[str, str] = field(default_factory=dict)
     seed_unit: str = "seeds"
+    module: str = ""
 
     def show(self, policy: str) -> str:
         """The display name of a policy (``policy_labels``, else its own name)."""

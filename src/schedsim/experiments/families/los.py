@@ -116,12 +116,6 @@ def show(policy: str, labels: Mapping[str, str] | None = None) -> str:
     return str((labels or {}).get(policy, DISPLAY_NAMES.get(policy, policy)))
 
 
-def paired(seeds: pd.DataFrame | None, metric: str, first: Mapping[str, Any],
-           second: Mapping[str, Any]) -> Interval:
-    """Paired difference over seeds of ``metric`` at ``second`` minus at ``first``."""
-    return paired_difference(seeds, metric, first, second)
-
-
 def panel_loads(table: pd.DataFrame, panel: str) -> list[float]:
     """The loads of a panel, ascending."""
     return sorted({float(v) for v in select(table, {"panel": panel})["load"]})
@@ -166,7 +160,8 @@ def max_improvement(table: pd.DataFrame, seeds: pd.DataFrame | None, panel: str,
         value = improvement(mean_of(table, metric, {**where, "policy": policy}), base, sign)
         if math.isnan(value) or (not math.isnan(best["ours"]) and value <= best["ours"]):
             continue
-        diff = paired(seeds, metric, {**where, "policy": baseline}, {**where, "policy": policy})
+        diff = paired_difference(seeds, metric, {**where, "policy": baseline},
+                                 {**where, "policy": policy})
         ends = sorted(100.0 * sign * v / base for v in (diff.low, diff.high))
         best = {"ours": value, "load": load, "ci_low": ends[0], "ci_high": ends[1]}
     return best
@@ -248,7 +243,7 @@ def compare(tables: Mapping[str, pd.DataFrame], target: str, better: Mapping[str
         first, second = {**point, **worse}, {**point, **better}
         out.append(Comparison(dict(point), mean_of(table, metric, second),
                               mean_of(table, metric, first),
-                              paired(seeds, metric, first, second), sign))
+                              paired_difference(seeds, metric, first, second), sign))
     return out
 
 
@@ -402,7 +397,7 @@ def claim_f5_knee(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any
                                           f"[{flat_from}, 20]")
     rho, _ = _trend_and_cv(falling)
     _, cv = _trend_and_cv(flat)
-    drop = paired(seeds, "AWT", {"policy": policy, "c_s": float(falling[0][0])},
+    drop = paired_difference(seeds, "AWT", {"policy": policy, "c_s": float(falling[0][0])},
                   {"policy": policy, "c_s": float(falling[-1][0])})
     falls = (math.isnan(rho) or rho <= -min_rho) and _excludes_zero(drop, -1)
     holds = falls and cv <= max_cv
