@@ -140,3 +140,124 @@ def test_models_lists_every_model(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     for model in MODELS:
         assert text.count(f"{model}  [") == 1
+
+
+# ----------------------------------------------------------------------------- bad inputs
+
+
+def one_line_exit_2(result: subprocess.CompletedProcess[str], fragment: str) -> None:
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert fragment in lines[0], lines[0]
+
+
+def test_duplicate_job_ids_are_refused_with_both_lines(tmp_path: Path) -> None:
+    path = tmp_path / "dup.swf"
+    path.write_text(f"; MaxProcs: 8\n{GOOD}\n{GOOD.replace('1 0 ', '1 5 ', 1)}\n")
+    out = tmp_path / "s.swf"
+    result = run_cli("simulate", str(path), "--policy", "easy", "--out", str(out))
+    one_line_exit_2(result, f"{path}:3: field 1 (job number): job 1 appears again (first at "
+                            "line 2)")
+    assert not out.exists()
+
+
+def test_dropped_jobs_are_counted_on_stderr_and_in_the_metrics(tmp_path: Path) -> None:
+    metrics = tmp_path / "m.json"
+    result = run_cli("simulate", str(DATA / "small.swf"), "--policy", "easy", "--procs", "4",
+                     "--out", str(tmp_path / "s.swf"), "--metrics", str(metrics))
+    assert result.returncode == 0
+    note = result.stderr.strip().splitlines()
+    assert len(note) == 1 and "jobs kept; dropped:" in note[0]
+    assert "with more processors than the machine" in note[0]
+    cleaning = json.loads(metrics.read_text())["cleaning"]
+    assert cleaning["records"] == 6 and cleaning["kept"] == json.loads(
+        metrics.read_text())["jobs"]
+    assert cleaning["dropped_procs_above_machine"] >= 1
+
+
+@pytest.mark.parametrize(("out", "metrics", "fragment"), [
+    ("{dir}", None, "is a directory"),
+    ("{dir}/s.swf", "{dir}", "is a directory"),
+    ("{dir}/file.txt/s.swf", None, "does not exist"),
+    ("{dir}/s.swf", "{dir}/no/m.json", "does not exist"),
+    ("{input}", None, "is the input workload"),
+    ("{dir}/same", "{dir}/same", "are the same file"),
+])
+def test_bad_output_paths_write_nothing(tmp_path: Path, out: str, metrics: str | None,
+                                        fragment: str) -> None:
+    (tmp_path / "file.txt").write_text("x")
+    workload = tmp_path / "w.swf"
+    workload.write_text((DATA / "small.swf").read_text())
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    args = ["simulate", str(workload), "--policy", "easy",
+            "--out", out.format(dir=tmp_path, input=workload)]
+    if metrics:
+        args += ["--metrics", metrics.format(dir=tmp_path, input=workload)]
+    one_line_exit_2(run_cli(*args), fragment)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
+    assert workload.read_text() == (DATA / "small.swf").read_text()
+
+
+def test_outputs_are_written_both_or_neither(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from schedsim import cli
+
+    out, metrics = tmp_path / "s.swf", tmp_path / "m.json"
+    real = cli.os.replace
+    calls = []
+
+    def failing_second(src: str, dst: str) -> None:
+        calls.append(dst)
+        if len(calls) == 2:
+            raise PermissionError(13, "Permission denied", str(dst))
+        real(src, dst)
+
+    monkeypatch.setattr(cli.os, "replace", failing_second)
+    code = main(["simulate", str(DATA / "small.swf"), "--policy", "easy", "--out", str(out),
+                 "--metrics", str(metrics)])
+    assert code == 2 and "Permission denied" in capsys.readouterr().err
+    assert not metrics.exists() and not list(tmp_path.glob(".*.tmp"))
+
+
+@pytest.mark.parametrize(("header", "fragment"), [
+    ("; MaxProcs: abc", ":1: header MaxProcs: 'abc' is not a positive integer"),
+    ("; MaxProcs: 0", ":1: header MaxProcs: '0' is not a positive integer"),
+])
+def test_a_bad_machine_size_header_is_named(tmp_path: Path, header: str, fragment: str) -> None:
+    path = tmp_path / "h.swf"
+    path.write_text(f"{header}\n{GOOD}\n")
+    one_line_exit_2(run_cli("simulate", str(path), "--policy", "easy", "--out",
+                            str(tmp_path / "s.swf")), fragment)
+    # With --procs the header is not used.
+    assert run_cli("simulate", str(path), "--policy", "easy", "--procs", "8", "--out",
+                   str(tmp_path / "s.swf")).returncode == 0
+
+
+@pytest.mark.parametrize("field", [2, 4])
+def test_numbers_beyond_the_maximum_are_refused(tmp_path: Path, field: int) -> None:
+    parts = GOOD.split()
+    parts[field - 1] = "1e300"
+    path = tmp_path / "big.swf"
+    path.write_text("; MaxProcs: 8\n" + " ".join(parts) + "\n")
+    one_line_exit_2(run_cli("simulate", str(path), "--policy", "easy", "--out",
+                            str(tmp_path / "s.swf")), f":2: field {field} (")
+    path.write_text("; MaxProcs: 8\n" + " ".join(parts) + " -1 S -1\n")  # CWF too
+    cwf = path.rename(tmp_path / "big.cwf")
+    one_line_exit_2(run_cli("simulate", str(cwf), "--policy", "easy", "--out",
+                            str(tmp_path / "s.swf")), "exceeds the maximum")
+
+
+@pytest.mark.parametrize("tau", ["nan", "-5", "0", "inf"])
+def test_tau_must_be_a_positive_number(tmp_path: Path, tau: str) -> None:
+    one_line_exit_2(run_cli("simulate", str(DATA / "small.swf"), "--policy", "easy", "--out",
+                            str(tmp_path / "s.swf"), f"--tau={tau}"), "--tau=")
+
+
+@pytest.mark.parametrize("content", ["", "; MaxProcs: 8\n; only a header\n"])
+def test_a_file_without_jobs_says_so(tmp_path: Path, content: str) -> None:
+    for suffix in (".swf", ".cwf"):
+        path = tmp_path / f"empty{suffix}"
+        path.write_text(content)
+        one_line_exit_2(run_cli("simulate", str(path), "--policy", "easy", "--out",
+                                str(tmp_path / "s.swf")), "no jobs")

@@ -10,8 +10,8 @@ import tempfile
 from pathlib import Path
 
 
-def write_bytes_atomic(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same directory."""
+def stage_bytes(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to a new temporary file beside ``path``; return it (not renamed)."""
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
     directory.mkdir(parents=True, exist_ok=True)
@@ -19,10 +19,24 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return Path(tmp)
+
+
+def stage_text(path: str | Path, text: str) -> Path:
+    """:func:`stage_bytes` of ``text`` in UTF-8."""
+    return stage_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same directory."""
+    tmp = stage_bytes(path, data)
+    try:
         os.replace(tmp, path)
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        tmp.unlink(missing_ok=True)
         raise
 
 

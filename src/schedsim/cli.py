@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from schedsim import __version__
-from schedsim.atomic import write_text_atomic
+from schedsim.atomic import stage_text, write_text_atomic
 from schedsim.engine import Schedule, SimulationError, simulate
 from schedsim.errors import InputError
 from schedsim.machine import Machine
@@ -76,12 +79,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SimulationError as err:
         print(f"schedsim {args.command}: simulation error: {err}", file=sys.stderr)
         return 1
+    except OSError as err:  # a file system error the checks could not foresee
+        print(f"schedsim {args.command}: error: {err.filename or ''}: {err.strerror or err}",
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("schedsim: interrupted", file=sys.stderr)
         return 130
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    check_outputs([args.out], None)
     model = get_model(args.model)
     params = split_assignments(args.param, f"generate {args.model}")
     text = model.run(args.jobs, args.seed, params)
@@ -92,6 +100,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     if args.procs is not None and args.procs <= 0:
         raise InputError(f"--procs={args.procs} must be a positive integer")
+    if not (math.isfinite(args.tau) and args.tau > 0):
+        raise InputError(f"--tau={args.tau} must be a positive number of seconds")
+    outputs = [args.out, *([args.metrics] if args.metrics else [])]
+    check_outputs(outputs, args.workload)
     workload = load_workload(args.workload, procs=args.procs, estimates=args.estimates)
     machine = workload.machine if args.unit == 1 else Machine(
         workload.machine.procs, args.unit, workload.machine.partitions, workload.machine.speeds)
@@ -101,14 +113,52 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if tick is not None:
             policy = _ProgressPolicy(policy, tick)
         schedule = simulate(workload.jobs, machine, policy, workload.changes)
-    write_text_atomic(args.out, schedule_swf(schedule, workload, args.policy))
+    texts = {args.out: schedule_swf(schedule, workload, args.policy)}
     if args.metrics:
         summary = summarize(schedule, tau=args.tau).as_dict()
         summary.update({"policy": args.policy, "workload": str(args.workload),
                         "procs": machine.procs, "estimates": args.estimates,
                         "schedsim_version": __version__})
-        write_text_atomic(args.metrics, json.dumps(summary, indent=2, sort_keys=True) + "\n")
+        if workload.report is not None:
+            summary["cleaning"] = workload.report.as_dict()
+        texts[args.metrics] = json.dumps(summary, indent=2, sort_keys=True,
+                                         allow_nan=False) + "\n"
+    write_all_or_none(texts)
+    if workload.report is not None and workload.report.dropped:
+        print(f"schedsim simulate: note: {args.workload}: {workload.report.summary()}",
+              file=sys.stderr)
     return 0
+
+
+def check_outputs(outputs: Sequence[str], source: str | None) -> None:
+    """Refuse, before any work, output paths that cannot be written or clash."""
+    resolved = [Path(p).resolve() for p in outputs]
+    if source is not None and Path(source).resolve() in resolved:
+        raise InputError(f"output {source} is the input workload; choose another path")
+    if len(set(resolved)) < len(resolved):
+        raise InputError(f"--out and --metrics are the same file ({outputs[0]})")
+    for path, full in zip(outputs, resolved, strict=True):
+        if full.is_dir():
+            raise InputError(f"output {path} is a directory; give a file path")
+        parent = full.parent
+        if not parent.is_dir():
+            raise InputError(f"output {path}: directory {parent} does not exist")
+        if not os.access(parent, os.W_OK) or (full.exists() and not os.access(full, os.W_OK)):
+            raise InputError(f"output {path}: not writable")
+
+
+def write_all_or_none(texts: dict[str, str]) -> None:
+    """Write every file atomically, all of them or (on an error) none of them."""
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, text in texts.items():
+            staged.append((path, stage_text(path, text)))
+        for path, temporary in staged:
+            os.replace(temporary, path)
+    except OSError as err:
+        for _, temporary in staged:
+            temporary.unlink(missing_ok=True)
+        raise InputError(f"cannot write {err.filename or ''}: {err.strerror or err}") from None
 
 
 def schedule_swf(schedule: Schedule, workload: Workload, policy: str) -> str:

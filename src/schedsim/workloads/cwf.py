@@ -45,6 +45,7 @@ from typing import IO
 
 from schedsim.errors import InputError
 from schedsim.jobs import BATCH, DEDICATED, Job, RuntimeChange
+from schedsim.workloads.swf import MAX_VALUE
 
 SUBMIT = "S"
 EXTEND_TIME = "ET"
@@ -188,6 +189,10 @@ class _LineReader:
             raise self.fail(field, f"{text!r} is not a number") from None
         if value != value or value in (float("inf"), float("-inf")):
             raise self.fail(field, f"{text!r} is not a finite number")
+        if value > MAX_VALUE:
+            raise self.fail(field, f"{text} exceeds the maximum {MAX_VALUE:.0f}")
+        if field <= SWF_FIELDS and value < -1:
+            raise self.fail(field, f"{text} is negative (only -1, meaning unknown, is allowed)")
         return value
 
     def integer_at(self, field: int) -> int:

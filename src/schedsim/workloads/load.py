@@ -44,6 +44,9 @@ def load_workload(path: str | Path, procs: int | None = None,
     if path.name.endswith((".cwf", ".cwf.gz")):
         return _load_cwf(path, procs, estimates)
     log = read_swf(path)
+    if not log.records:
+        raise InputError(f"{path}: no jobs: the file has no job line")
+    _check_unique_ids(log)
     size = procs or log.max_procs() or max(
         (max(r.req_procs, r.alloc_procs) for r in log.records), default=0)
     if size <= 0:
@@ -57,6 +60,16 @@ def load_workload(path: str | Path, procs: int | None = None,
         raise InputError(f"{path}: no valid job left after cleaning")
     return Workload(str(path), jobs, Machine(size), [], {r.job: r for r in log.records}, report,
                     log)
+
+
+def _check_unique_ids(log: SwfLog) -> None:
+    """Job ids must be unique: the schedule is written back by id."""
+    first_line: dict[int, int] = {}
+    for record, number in zip(log.records, log.line_numbers, strict=True):
+        seen = first_line.setdefault(record.job, number)
+        if seen != number:
+            raise InputError(f"{log.path}:{number}: field 1 (job number): job {record.job} "
+                             f"appears again (first at line {seen}); job ids must be unique")
 
 
 def _special_reader(log: SwfLog) -> Callable[[Path], list[Job]] | None:
@@ -78,6 +91,8 @@ def _load_cwf(path: Path, procs: int | None, estimates: str) -> Workload:
     from schedsim.workloads.cwf import read_cwf
 
     jobs, changes, header = read_cwf(path)
+    if not jobs:
+        raise InputError(f"{path}: no jobs: the file has no job line")
     size = procs or header.max_procs() or max((j.procs for j in jobs), default=0)
     if estimates == "exact":
         for job in jobs:

@@ -27,6 +27,9 @@ FIELD_NAMES = (
 N_FIELDS = len(FIELD_NAMES)
 _INT_FIELDS = frozenset({0, 4, 7, 10, 11, 12, 13, 14, 15, 16})
 _INT_INDEXES = tuple(sorted(_INT_FIELDS))
+# The largest number a field may hold: 2^53, below which every integer is exact in a
+# float (a time of 2^53 s is 285 million years); larger values are refused.
+MAX_VALUE = float(2**53)
 
 
 class SwfRecord(NamedTuple):
@@ -59,6 +62,8 @@ class SwfLog:
     header: list[str]
     records: list[SwfRecord]
     path: str = ""
+    line_numbers: list[int] = field(default_factory=list)
+    header_line_numbers: list[int] = field(default_factory=list)
 
     def header_value(self, key: str) -> str | None:
         """Value of a header line ``; Key: value`` (first match, case-insensitive)."""
@@ -70,15 +75,28 @@ class SwfLog:
         return None
 
     def max_procs(self) -> int | None:
-        """``MaxProcs`` from the header, else ``MaxNodes``, else None."""
+        """``MaxProcs`` from the header, else ``MaxNodes``, else None.
+
+        A value that is not a positive integer is an error naming its header line.
+        """
         for key in ("MaxProcs", "MaxNodes"):
             value = self.header_value(key)
-            if value:
-                try:
-                    return int(value.split()[0])
-                except ValueError:
-                    continue
+            if value is None:
+                continue
+            first = value.split()[0] if value.split() else ""
+            if not first.isdigit() or int(first) <= 0:
+                raise InputError(f"{self.where(key)}: header {key}: {value!r} is not a positive "
+                                 "integer; give the machine size with --procs")
+            return int(first)
         return None
+
+    def where(self, key: str) -> str:
+        """``path:line`` of the header line ``key`` (``path`` when unknown)."""
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*:", re.IGNORECASE)
+        for line, number in zip(self.header, self.header_line_numbers, strict=False):
+            if pattern.match(line):
+                return f"{self.path}:{number}"
+        return self.path
 
 
 def open_text(path: str | Path) -> Iterator[str]:
@@ -108,6 +126,9 @@ def parse_number(text: str, where: str, position: int, name: str) -> float:
     if value < -1:
         raise InputError(f"{where}: field {position} ({name}): {text} is negative "
                          "(only -1, meaning unknown, is allowed)")
+    if value > MAX_VALUE:
+        raise InputError(f"{where}: field {position} ({name}): {text} exceeds the maximum "
+                         f"{MAX_VALUE:.0f}")
     return value
 
 
@@ -123,7 +144,7 @@ def parse_record(parts: list[str], where: str) -> SwfRecord:
     except ValueError:
         return _parse_record_checked(parts, where)
     total = sum(values)
-    if total != total or total in _INFINITIES or min(values) < -1:
+    if total != total or total in _INFINITIES or min(values) < -1 or max(values) > MAX_VALUE:
         return _parse_record_checked(parts, where)
     for i in _INT_INDEXES:
         value = values[i]
@@ -160,19 +181,23 @@ def read_swf(path: str | Path, extra_fields: int = 0) -> SwfLog:
     """
     header: list[str] = []
     records: list[SwfRecord] = []
+    numbers: list[int] = []
+    header_numbers: list[int] = []
     for number, line in enumerate(open_text(path), start=1):
         text = line.strip()
         if not text:
             continue
         if text.startswith(";"):
             header.append(text[1:].rstrip())
+            header_numbers.append(number)
             continue
         parts = text.split()
         if len(parts) not in (N_FIELDS, N_FIELDS + extra_fields):
             expected = f"{N_FIELDS}" + (f" or {N_FIELDS + extra_fields}" if extra_fields else "")
             raise InputError(f"{path}:{number}: expected {expected} fields, found {len(parts)}")
         records.append(parse_record(parts, f"{path}:{number}"))
-    return SwfLog(header, records, str(path))
+        numbers.append(number)
+    return SwfLog(header, records, str(path), numbers, header_numbers)
 
 
 @dataclass
@@ -187,6 +212,27 @@ class CleaningReport:
     estimate_raised: int = 0
     estimate_exact: int = 0
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def dropped(self) -> int:
+        return self.dropped_runtime + self.dropped_procs_nonpositive + \
+            self.dropped_procs_too_large
+
+    def as_dict(self) -> dict[str, int]:
+        """The counts by rule (for the ``--metrics`` file)."""
+        return {"records": self.records, "kept": self.kept,
+                "dropped_runtime_nonpositive": self.dropped_runtime,
+                "dropped_procs_nonpositive": self.dropped_procs_nonpositive,
+                "dropped_procs_above_machine": self.dropped_procs_too_large,
+                "estimate_raised_to_runtime": self.estimate_raised,
+                "estimate_replaced_by_runtime": self.estimate_exact}
+
+    def summary(self) -> str:
+        """One line: what cleaning dropped or changed, by rule."""
+        return (f"{self.kept} of {self.records} jobs kept; dropped: {self.dropped_runtime} "
+                f"with run time <= 0, {self.dropped_procs_nonpositive} with processors <= 0, "
+                f"{self.dropped_procs_too_large} with more processors than the machine; "
+                f"{self.estimate_raised} estimates raised to the run time")
 
     def lines(self) -> list[str]:
         return [
