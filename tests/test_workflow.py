@@ -276,3 +276,17 @@ def test_run_point_rejects_an_unknown_point_in_one_line() -> None:
                             capture_output=True, text=True, check=False)
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and "nowhere" in result.stderr
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ("los={targets: {LOS-F5: {polices: [easy]}}}",
+     "unknown key 'polices' in los.targets.LOS-F5; allowed: enabled, kind, policies"),
+    ("sedes=3", "key 'sedes' in the top level is not a known key and not a section"),
+    ("seeds={start: 1, cont: 3}", "unknown key 'cont' in seeds; allowed: start, count, values"),
+])
+def test_an_unknown_config_key_gets_a_short_message(workdir: Path, change: str,
+                                                    message: str) -> None:
+    result = snakemake(workdir, "-n", config=(change,))
+    assert result.returncode != 0
+    assert message in output(result)
+    assert len(output(result).splitlines()) < 15  # not the whole schema

@@ -5,6 +5,8 @@ import functools
 import sys
 from pathlib import Path
 
+import yaml
+
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
@@ -13,9 +15,16 @@ from snakemake.utils import validate
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from schedsim.errors import InputError  # noqa: E402
 from schedsim.experiments import provenance  # noqa: E402
+from schedsim.experiments.configcheck import first_unknown_key  # noqa: E402
 from schedsim.experiments.plan import build_plan  # noqa: E402
 from schedsim.experiments.spec import canonical_json, to_json  # noqa: E402
 
+# An unknown key gets a short message (validation alone would print the schema).
+SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
+with open(SCHEMA, encoding="utf-8") as schema_file:
+    UNKNOWN = first_unknown_key(config, yaml.safe_load(schema_file))
+if UNKNOWN:
+    raise WorkflowError(f"config: {UNKNOWN}")
 validate(config, "../schemas/config.schema.yaml")
 
 # Relative trace paths (`traces:`) are read from the repository root. An unknown
