@@ -1,0 +1,100 @@
+"""A fuzzer for the SWF/CWF readers and ``schedsim simulate``.
+
+Every input ends either in a valid schedule (exit 0, every kept job once, no start
+before submit) or in exit code 2 with one line on stderr; never a traceback, never
+another exit code. Inputs: random bytes, valid lines with a field mutated, extreme
+numbers, other encodings and line endings, SWF and CWF.
+
+CI runs a short fuzz; ``SCHEDSIM_FUZZ_EXAMPLES=100000 python -m pytest
+tests/test_fuzz.py`` is the long run recorded in docs/reliability.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from schedsim.cli import main
+from schedsim.workloads.swf import read_swf
+
+EXAMPLES = int(os.environ.get("SCHEDSIM_FUZZ_EXAMPLES", "300"))
+SWF_LINE = ["1", "0", "-1", "100", "4", "-1", "-1", "4", "200", "-1", "1", "1", "1", "-1",
+            "1", "-1", "-1", "-1"]
+CWF_TAIL = ["-1", "S", "-1"]
+TOKENS = st.one_of(
+    st.sampled_from(["0", "-1", "-2", "1", "1.5", "1e300", "-1e300", "1e-300", "nan", "inf",
+                     "-inf", "9007199254740993", "0x10", "1_000", "", "S", "ET", "RT", "EP",
+                     "RP", ";", "+5", "٣", "1e15", "-0", "00", "4294967296"]),
+    st.integers(-10**20, 10**20).map(str),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.text(max_size=6),
+)
+HEADERS = st.sampled_from(["", "; MaxProcs: 8\n", "; MaxProcs: abc\n", "; MaxProcs: 0\n",
+                           "; MaxNodes: 4\n", "; MaxProcs: 99999999999999999999\n",
+                           "; AllocationUnit: 2\n", "; UnixStartTime: x\n"])
+
+
+@st.composite
+def job_lines(draw: st.DrawFn, cwf: bool) -> str:
+    """A job line, valid or with some fields mutated, dropped or added."""
+    fields = [*SWF_LINE, *(CWF_TAIL if cwf else [])]
+    fields[0] = str(draw(st.integers(1, 6)))
+    fields[1] = str(draw(st.integers(0, 500)))
+    for _ in range(draw(st.integers(0, 3))):
+        fields[draw(st.integers(0, len(fields) - 1))] = draw(TOKENS)
+    if draw(st.booleans()) and draw(st.integers(0, 9)) == 0:
+        del fields[draw(st.integers(0, len(fields) - 1))]
+    if draw(st.integers(0, 19)) == 0:
+        fields.append(draw(TOKENS))
+    return " ".join(fields)
+
+
+@st.composite
+def workload_files(draw: st.DrawFn) -> tuple[str, bytes]:
+    """(suffix, bytes) of a workload file."""
+    suffix = draw(st.sampled_from([".swf", ".cwf"]))
+    if draw(st.integers(0, 9)) == 0:
+        return suffix, draw(st.binary(max_size=300))
+    lines = draw(st.lists(job_lines(suffix == ".cwf"), max_size=8))
+    newline = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    text = draw(HEADERS) + newline.join(lines) + (newline if lines else "")
+    encoding = draw(st.sampled_from(["utf-8", "utf-16", "latin-1"]))
+    return suffix, text.encode(encoding, errors="replace")
+
+
+def run(argv: list[str]) -> tuple[int, str]:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(argv)
+    return code, err.getvalue()
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 1000,
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(workload=workload_files(), policy=st.sampled_from(["fcfs", "easy", "conservative"]),
+       procs=st.sampled_from([None, "4", "8"]))
+def test_simulate_ends_in_a_schedule_or_one_line(tmp_path_factory: object, workload: tuple[
+        str, bytes], policy: str, procs: str | None) -> None:
+    directory = Path(tmp_path_factory.mktemp("fuzz"))  # type: ignore[attr-defined]
+    suffix, data = workload
+    path = directory / f"w{suffix}"
+    path.write_bytes(data)
+    out = directory / "s.swf"
+    argv = ["simulate", str(path), "--policy", policy, "--out", str(out),
+            "--metrics", str(directory / "m.json"), *(["--procs", procs] if procs else [])]
+    code, err = run(argv)
+    assert code in (0, 2), (code, err)
+    if code == 2:
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+        assert not out.exists()
+        return
+    log = read_swf(out)
+    ids = [r.job for r in log.records]
+    assert len(ids) == len(set(ids))
+    assert all(r.wait >= 0 and r.run >= 0 for r in log.records)
