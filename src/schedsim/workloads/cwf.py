@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -250,6 +251,8 @@ def _numbered_lines(path: str | Path) -> Iterator[_LineReader]:
                     yield _LineReader(source, number, stripped.split())
     except OSError as err:
         raise InputError(f"{source}: cannot read: {err.strerror or err}") from None
+    except (EOFError, zlib.error):
+        raise InputError(f"{source}: truncated or corrupt gzip file") from None
     except UnicodeDecodeError:
         raise InputError(f"{source}: not a text file (CWF/SWF is ASCII)") from None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,8 +112,8 @@ def open_text(path: str | Path) -> Iterator[str]:
                 yield from handle
     except OSError as err:
         raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
-    except EOFError:
-        raise InputError(f"{path}: truncated gzip file") from None
+    except (EOFError, zlib.error):
+        raise InputError(f"{path}: truncated or corrupt gzip file") from None
 
 
 def parse_number(text: str, where: str, position: int, name: str) -> float:
