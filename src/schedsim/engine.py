@@ -283,8 +283,10 @@ class Engine:
         self.free = list(machine.partitions)
         self.running: dict[int, RunningJob] = {}
         self.suspended: dict[int, PausedJob] = {}
-        self.loads: list[float] = [0.0] * machine.procs
         tracked = bool(machine.speeds) or load_model is not None
+        # Per-processor background loads; empty (all zero) on a machine that does not
+        # track processors, so that a plain machine costs nothing per processor.
+        self.loads: list[float] = [0.0] * machine.procs if tracked else []
         self._free_ids: list[set[int]] = self._initial_free_ids() if tracked else []
         # Heap entries: (time, priority, counter, handler, payload); handler(payload).
         self._events: list[tuple[float, int, int, Callable[[Any], None], Any]] = []

@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 
 from schedsim.errors import InputError
 
+# The largest machine accepted (2^31 - 1 processors).
+MAX_PROCS = 2**31 - 1
+
 
 @dataclass(frozen=True)
 class Machine:
@@ -27,8 +30,9 @@ class Machine:
     speeds: tuple[float, ...] = field(default=())
 
     def __post_init__(self) -> None:
-        if self.procs <= 0:
-            raise InputError(f"machine: procs={self.procs} must be a positive integer")
+        if not 0 < self.procs <= MAX_PROCS:
+            raise InputError(f"machine: procs={self.procs} must be a positive integer of at "
+                             f"most {MAX_PROCS}")
         if self.unit <= 0 or self.procs % self.unit:
             raise InputError(
                 f"machine: unit={self.unit} must be a positive divisor of procs={self.procs}"

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from schedsim.atomic import write_text_atomic
 from schedsim.errors import InputError
 from schedsim.jobs import Job
+from schedsim.machine import MAX_PROCS
 
 FIELD_NAMES = (
     "job number", "submit time", "wait time", "run time", "allocated processors",
@@ -85,9 +86,10 @@ class SwfLog:
             if value is None:
                 continue
             first = value.split()[0] if value.split() else ""
-            if not first.isdigit() or int(first) <= 0:
+            if not first.isdigit() or not 0 < int(first) <= MAX_PROCS:
                 raise InputError(f"{self.where(key)}: header {key}: {value!r} is not a positive "
-                                 "integer; give the machine size with --procs")
+                                 f"integer of at most {MAX_PROCS}; give the machine size with "
+                                 "--procs")
             return int(first)
         return None
 
