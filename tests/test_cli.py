@@ -261,3 +261,14 @@ def test_a_file_without_jobs_says_so(tmp_path: Path, content: str) -> None:
         path.write_text(content)
         one_line_exit_2(run_cli("simulate", str(path), "--policy", "easy", "--out",
                                 str(tmp_path / "s.swf")), "no jobs")
+
+
+def test_cwf_jobs_larger_than_the_machine_are_dropped_and_counted(tmp_path: Path) -> None:
+    path = tmp_path / "w.cwf"
+    path.write_text(f"{GOOD.replace(' 4 200 ', ' 5 200 ')} -1 S -1\n"
+                    f"{GOOD.replace('1 0 ', '2 0 ', 1)} -1 S -1\n")
+    result = run_cli("simulate", str(path), "--policy", "conservative", "--procs", "4", "--out",
+                     str(tmp_path / "s.swf"))
+    assert result.returncode == 0, result.stderr
+    assert "1 with more processors than the machine" in result.stderr
+    assert [r.job for r in read_swf(tmp_path / "s.swf").records] == [2]

@@ -101,4 +101,13 @@ def _load_cwf(path: Path, procs: int | None, estimates: str) -> Workload:
     if size % unit:
         raise InputError(f"{path}: machine size {size} is not a multiple of the file's "
                          f"AllocationUnit {unit}")
-    return Workload(str(path), jobs, Machine(size, unit=unit), changes, {}, None, header)
+    machine = Machine(size, unit=unit)
+    # As for SWF (to_jobs): a job larger than the machine is dropped and counted.
+    kept = [job for job in jobs if machine.round_up(job.procs) <= size]
+    report = CleaningReport(records=len(jobs), kept=len(kept),
+                            dropped_procs_too_large=len(jobs) - len(kept))
+    if estimates == "exact":
+        report.estimate_exact = len(kept)
+    if not kept:
+        raise InputError(f"{path}: no job fits the machine of {size} processors")
+    return Workload(str(path), kept, machine, changes, {}, report, header)
