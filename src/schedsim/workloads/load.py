@@ -94,9 +94,13 @@ def _load_cwf(path: Path, procs: int | None, estimates: str) -> Workload:
     if not jobs:
         raise InputError(f"{path}: no jobs: the file has no job line")
     size = procs or header.max_procs() or max((j.procs for j in jobs), default=0)
-    if estimates == "exact":
-        for job in jobs:
+    raised = 0
+    for job in jobs:
+        if estimates == "exact":
             job.estimate = job.runtime
+        elif job.estimate < job.runtime:  # as for SWF (to_jobs): raised and counted
+            job.estimate = job.runtime
+            raised += 1
     unit = header.allocation_unit() or 1
     if size % unit:
         raise InputError(f"{path}: machine size {size} is not a multiple of the file's "
@@ -105,7 +109,8 @@ def _load_cwf(path: Path, procs: int | None, estimates: str) -> Workload:
     # As for SWF (to_jobs): a job larger than the machine is dropped and counted.
     kept = [job for job in jobs if machine.round_up(job.procs) <= size]
     report = CleaningReport(records=len(jobs), kept=len(kept),
-                            dropped_procs_too_large=len(jobs) - len(kept))
+                            dropped_procs_too_large=len(jobs) - len(kept),
+                            estimate_raised=raised)
     if estimates == "exact":
         report.estimate_exact = len(kept)
     if not kept:
