@@ -40,14 +40,26 @@ KEYS = ["policy", "workload", "c_s", "panel", "load"]
 # ----------------------------------------------------------------------------- planning
 
 
+UNREACHABLE = "http://127.0.0.1:9/"
+
+
+def offline(config: dict[str, Any], search: list[str]) -> dict[str, Any]:
+    """The config with these search directories and every log's URL unreachable."""
+    config = copy.deepcopy(config)
+    config["traces"]["search"] = search
+    for log in config["traces"]["logs"].values():
+        log["url"] = UNREACHABLE + log["file"]
+        log["sha256"] = None
+    return config
+
+
 @pytest.fixture(scope="module")
 def full_config(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """config/config.yaml with the trace pointed at a placeholder file (planning only)."""
+    """config/config.yaml with the KTH log a placeholder file, offline (planning only)."""
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
-    fake = tmp_path_factory.mktemp("traces") / "KTH.swf"
-    fake.write_text("; MaxProcs: 100\n")
-    config["traces"] = {"KTH-SP2": str(fake)}
-    return config
+    traces = tmp_path_factory.mktemp("traces")
+    (traces / "KTH-SP2-1996-2.swf.gz").write_text("; MaxProcs: 100\n")
+    return offline(config, [str(traces)])
 
 
 def test_full_config_plans_every_los_target(full_config: dict[str, Any]) -> None:
@@ -107,13 +119,34 @@ def test_trace_points_are_scaled_segments(full_config: dict[str, Any]) -> None:
     assert spec.machine == MachineSpec(100) and spec.trace.estimates == "requested"
 
 
-def test_missing_trace_fails_clearly_or_is_skipped(full_config: dict[str, Any]) -> None:
-    config = copy.deepcopy(full_config)
-    config["traces"] = {"KTH-SP2": "nowhere/KTH.swf.gz"}
-    with pytest.raises(ValueError, match="missing: skip"):
-        build_plan(config)
-    config["los"]["targets"]["LOS-F1"]["trace"]["missing"] = "skip"
-    assert "LOS-F1" not in build_plan(config).targets
+def test_the_paper_log_first_then_its_fallback(full_config: dict[str, Any]) -> None:
+    plan = build_plan(full_config)
+    assert plan.targets["LOS-F1"].trace is not None
+    assert plan.targets["LOS-F1"].trace.startswith("KTH-SP2 (fallback for SDSC-SP2: log "
+                                                   "SDSC-SP2")
+    assert "LOS-F1" not in plan.not_run and plan.fetches == {}
+
+
+def test_a_log_found_nowhere_and_unreachable_leaves_its_target_out(
+        full_config: dict[str, Any]) -> None:
+    plan = build_plan(offline(full_config, []))
+    assert "LOS-F1" not in plan.targets and "LOS-F5" in plan.targets
+    why = plan.not_run["LOS-F1"]
+    assert "log SDSC-SP2 (SDSC-SP2-1998-4.2-cln.swf.gz) is not in resources/traces" in why
+    assert ("python -m schedsim.traces fetch --url http://127.0.0.1:9/KTH-SP2-1996-2.swf.gz "
+            "--out resources/traces/KTH-SP2-1996-2.swf.gz") in why
+
+
+def test_a_log_that_can_be_fetched_is_planned_with_the_fetch(
+        full_config: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    from schedsim.experiments import plan as planner
+
+    monkeypatch.setattr(planner, "reachable", lambda url, timeout: None)
+    plan = build_plan(offline(full_config, []))
+    assert list(plan.fetches) == ["resources/traces/SDSC-SP2-1998-4.2-cln.swf.gz"]
+    point = plan.points["results/runs/LOS-F1/LOS/SDSC-SP2_load0.8.parquet"]
+    assert point.machine == MachineSpec(128)
+    assert point.inputs == ["resources/traces/SDSC-SP2-1998-4.2-cln.swf.gz"]
 
 
 def test_tables_of_a_disabled_source_are_left_out(full_config: dict[str, Any]) -> None:
@@ -132,10 +165,8 @@ def test_a_panel_needs_an_enabled_cs_sweep(full_config: dict[str, Any]) -> None:
 
 def test_test_config_plans_few_points() -> None:
     config = yaml.safe_load((ROOT / ".test" / "config" / "config.yaml").read_text())
-    config["los"]["targets"]["LOS-F1"]["trace"]["missing"] = "skip"
-    config["traces"] = {}
-    plan = build_plan(config)
-    assert "LOS-F1" not in plan.targets
+    plan = build_plan(offline(config, []))
+    assert "LOS-F1" not in plan.targets and "LOS-F1" in plan.not_run
     assert len([p for p in plan.points if "/LOS-" in p]) <= 150
     assert plan.points["results/runs/LOS-F5/Delayed-LOS/ps0.5_pd0_load0.9.parquet"].inner \
         == {"c_s": (1, 4, 8)}

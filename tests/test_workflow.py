@@ -33,6 +33,7 @@ TRACE_TARGETS = ("LOS-F1",) if KTH.is_file() else ()
 TARGETS = (*HRF_TARGETS, *TRACE_TARGETS, *LOS_TARGETS)
 # Targets with registered claims (LOS-CS20 only feeds the C_s of LOS-F7 and LOS-F9).
 CLAIM_TARGETS = {*HRF_TARGETS, "LOS-F1", *LOS_TARGETS} - {"LOS-CS20"}
+LOGS = ("SDSC-SP2", "KTH-SP2", "HPC2N", "SDSC-BLUE", "LLNL-Thunder", "LLNL-Atlas")
 COPIED = ("Snakefile", "workflow", "profiles/default", "config", ".test/config", "src")
 
 if shutil.which("snakemake", path=str(Path(sys.executable).parent)) is None:
@@ -44,8 +45,10 @@ def snakemake(workdir: Path, *args: str, config: tuple[str, ...] = (),
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["PYTHONPATH"] = str(workdir / "src")
-    items = (f"traces={{KTH-SP2: {KTH}}}", *config) if KTH.is_file() else config
-    extra = ("--config", *items) if items else ()
+    # The real logs from ../shared/traces when it is there; never the network.
+    logs = ", ".join(f"{name}: {{url: 'http://127.0.0.1:9/{name}'}}" for name in LOGS)
+    items = (f"traces={{search: [{KTH.parent}], logs: {{{logs}}}}}", *config)
+    extra = ("--config", *items)
     return subprocess.run(["snakemake", "--cores", "2", "--configfile", CONFIG, *extra, *args],
                           cwd=workdir, env=env, capture_output=True, text=True,
                           timeout=timeout, check=False)
@@ -259,7 +262,9 @@ def test_full_config_plan_matches_the_documented_granularity() -> None:
     from schedsim.experiments.plan import build_plan
 
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
-    config["los"]["targets"]["LOS-F1"]["trace"]["missing"] = "skip"
+    config["traces"]["search"] = []
+    for log in config["traces"]["logs"].values():
+        log["url"] = "http://127.0.0.1:9/" + log["file"]
     plan = build_plan(config, base=ROOT)
     assert len(plan.workloads) == 3 * 20 + 7 * 6 * 20  # HRF; LOS (tests/test_experiments_los.py)
     assert {t: len(r) for t, r in plan.inputs_of.items() if t.startswith("HRF")} == {
@@ -290,3 +295,32 @@ def test_an_unknown_config_key_gets_a_short_message(workdir: Path, change: str,
     assert result.returncode != 0
     assert message in output(result)
     assert len(output(result).splitlines()) < 15  # not the whole schema
+
+
+def test_a_target_whose_log_is_unavailable_is_reported_not_run(workdir: Path) -> None:
+    """Offline, without the logs: the other targets run, the run exits 0 and ends with the
+    targets not run and how to fetch their log; their claims say why."""
+    import yaml
+
+    config = yaml.safe_load((workdir / CONFIG).read_text())
+    for section in (config["hrf"], config["los"]):
+        for target, spec in section["targets"].items():
+            spec["enabled"] = target in ("HRF-T1", "LOS-F1")
+    config["traces"]["search"] = []
+    for log in config["traces"]["logs"].values():
+        log["url"] = "http://127.0.0.1:9/" + log["file"]
+    (workdir / "offline.yaml").write_text(yaml.safe_dump(config))
+    env = dict(os.environ, PYTHONPATH=str(workdir / "src"),
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    result = subprocess.run(["snakemake", "--cores", "2", "--configfile", "offline.yaml",
+                             "--directory", "offline"], cwd=workdir, env=env,
+                            capture_output=True, text=True, timeout=300, check=False)
+    text = output(result)
+    assert result.returncode == 0, text[-3000:]
+    last = [line for line in text.strip().splitlines() if line.strip()][-1]
+    assert last.startswith("not run: LOS-F1: log SDSC-SP2") and "schedsim.traces fetch" in last
+    claims_table = pd.read_csv(workdir / "offline" / "results" / "claims.csv",
+                               keep_default_na=False)
+    f1 = claims_table[claims_table["target"] == "LOS-F1"].iloc[0]
+    assert f1["verdict"] == "not checkable" and f1["note"].startswith("LOS-F1 not run: log")
+    assert "Not run" in (workdir / "offline" / "results" / "summary.html").read_text()

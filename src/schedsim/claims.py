@@ -59,8 +59,14 @@ class Claim:
     check: CheckFn
     needs: tuple[str, ...]
 
-    def evaluate(self, tables: Tables, settings: Mapping[str, Any]) -> Outcome:
+    def evaluate(self, tables: Tables, settings: Mapping[str, Any],
+                 not_run: Mapping[str, str] | None = None) -> Outcome:
         missing = [t for t in self.needs if t not in tables]
+        skipped = [t for t in missing if t in (not_run or {})]
+        if skipped:
+            assert not_run is not None
+            return Outcome("", NOT_CHECKABLE, "; ".join(f"{t} not run: {not_run[t]}"
+                                                        for t in skipped))
         if missing:
             return Outcome("", NOT_CHECKABLE, f"no results for {', '.join(missing)} "
                                               "(target disabled or not run)")
@@ -103,11 +109,13 @@ def registered(family: str) -> list[Claim]:
 
 def evaluate(
     families: Iterable[str], tables: Tables, settings: Mapping[str, Mapping[str, Any]],
-    targets: Iterable[str] | None = None,
+    targets: Iterable[str] | None = None, not_run: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """The claims table of ``families`` (their modules must be imported already).
 
-    ``targets`` restricts the rows to those targets (default: all registered).
+    ``targets`` restricts the rows to those targets (default: all registered);
+    ``not_run`` (target -> why) makes the claims of targets that did not run
+    ``not checkable`` with that reason.
     """
     import pandas as pd
 
@@ -117,7 +125,7 @@ def evaluate(
         for entry in registered(family):
             if wanted is not None and entry.target not in wanted:
                 continue
-            outcome = entry.evaluate(tables, settings.get(family, {}))
+            outcome = entry.evaluate(tables, settings.get(family, {}), not_run)
             rows.append({"target": entry.target, "claim_id": entry.claim_id,
                          "statement": entry.statement, "paper_value": entry.paper_value,
                          "our_value": outcome.our_value, "verdict": outcome.verdict,

@@ -175,8 +175,9 @@ def grid_figure(table: pd.DataFrame, spec: TargetSpec) -> Figure:
                 ax.set_xlabel(str(spec.x))
                 ax.grid(alpha=0.3)
                 ax.legend(frameon=False)
-        fig.suptitle(f"{spec.target}: mean of {_seeds(table)} {spec.seed_unit}, 95% CI",
-                     fontsize=9)
+        on_log = f" on the log {spec.trace}" if spec.trace else ""
+        fig.suptitle(f"{spec.target}{on_log}: mean of {_seeds(table)} {spec.seed_unit}, "
+                     "95% CI", fontsize=9)
     return fig
 
 

@@ -11,15 +11,19 @@ VERDICT_COLORS = {"reproduced": "#d4edda", "not reproduced": "#f8d7da",
                   "not checkable": "#e2e3e5"}
 
 
-def summary_html(claims_table: Any, figures: dict[str, Path]) -> str:
-    """One page: per target its figure and its claims (paper vs ours, verdict)."""
+def summary_html(claims_table: Any, figures: dict[str, Path],
+                 not_run: dict[str, str] | None = None) -> str:
+    """One page: per target its figure and its claims (paper vs ours, verdict).
+
+    Targets that were not run (``not_run``: target -> why) are listed first.
+    """
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
              "<title>schedsim reproduction: claims</title><style>",
              "body{font-family:sans-serif;max-width:1400px;margin:auto}",
              "table{border-collapse:collapse}td,th{border:1px solid #999;padding:4px;"
              "vertical-align:top;font-size:13px}img{max-width:100%}</style></head><body>",
              "<h1>Claims: paper vs this reproduction</h1>",
-             _verdict_counts(claims_table)]
+             _verdict_counts(claims_table), _not_run_html(not_run or {})]
     targets = list(dict.fromkeys([*claims_table["target"], *figures]))
     for target in targets:
         parts.append(f"<h2>{html.escape(target)}</h2>")
@@ -29,6 +33,14 @@ def summary_html(claims_table: Any, figures: dict[str, Path]) -> str:
         parts.append(_claims_html(claims_table[claims_table["target"] == target]))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _not_run_html(not_run: dict[str, str]) -> str:
+    if not not_run:
+        return ""
+    items = "".join(f"<li><b>{html.escape(t)}</b>: {html.escape(why)}</li>"
+                    for t, why in not_run.items())
+    return f"<h2>Not run</h2><ul>{items}</ul>"
 
 
 def _verdict_counts(claims_table: Any) -> str:

@@ -26,8 +26,10 @@ rule claims:
     params:
         modules=family_modules(),
         settings=claim_settings(),
+        not_run=not_run(),
         code=claims_code(),
     shell:
         "python -m schedsim.experiments claims --modules {params.modules:q}"
-        " --settings {params.settings:q} --out {output.csv} --captions results/claims"
+        " --settings {params.settings:q} --not-run {params.not_run:q}"
+        " --out {output.csv} --captions results/claims"
         " {input.tables} {input.seeds} > {log} 2>&1"

@@ -18,6 +18,7 @@ from schedsim.experiments import provenance  # noqa: E402
 from schedsim.experiments.configcheck import first_unknown_key  # noqa: E402
 from schedsim.experiments.plan import build_plan  # noqa: E402
 from schedsim.experiments.spec import canonical_json, to_json  # noqa: E402
+from schedsim.traces import TraceSettings  # noqa: E402
 
 # An unknown key gets a short message (validation alone would print the schema).
 SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
@@ -34,6 +35,7 @@ try:
 except (InputError, ValueError) as err:
     raise WorkflowError(f"config: {err}") from None
 SRC = Path(workflow.basedir) / "src" / "schedsim"
+TRACES = TraceSettings.of(config)
 
 
 # Every job runs the repository's own package, the code hashed below, whether
@@ -77,6 +79,7 @@ wildcard_constraints:
     target="[A-Z]+-[A-Z0-9]+",
     policy="[A-Za-z0-9_+-]+",
     point="[A-Za-z0-9_.+-]+",
+    file="[A-Za-z0-9_.+-]+",
 
 
 # ---------------------------------------------------------------- workloads
@@ -168,6 +171,22 @@ def all_captions():
 
 def all_chosen():
     return list(PLAN.choosing.values())
+
+
+def fetched_log(wildcards):
+    path = f"resources/traces/{wildcards.file}"
+    if path not in PLAN.fetches:
+        raise ValueError(f"{path} is not a log the configured targets fetch")
+    return PLAN.fetches[path]
+
+
+def not_run():
+    return canonical_json(PLAN.not_run)
+
+
+def report_not_run():
+    for target, why in PLAN.not_run.items():
+        print(f"not run: {target}: {why}", file=sys.stderr)
 
 
 def claim_settings():

@@ -23,7 +23,9 @@ rule report:
         mem_mb=1000,
         runtime=10,
     params:
+        not_run=not_run(),
         code=SUMMARY_CODE,
     shell:
         "python -m schedsim.experiments summary --claims {input.claims}"
+        " --not-run {params.not_run:q}"
         " --out {output} {input.figures} > {log} 2>&1"

@@ -73,12 +73,14 @@ def build_parser() -> argparse.ArgumentParser:
     cla.add_argument("--settings", default="{}", help="JSON: family -> claim settings")
     cla.add_argument("--out", required=True, help="output CSV")
     cla.add_argument("--captions", help="directory for one <target>.rst per target")
+    cla.add_argument("--not-run", default="{}", help="JSON: target -> why it was not run")
     cla.add_argument("tables", nargs="*", help="aggregated tables (<target>.csv)")
     bench = sub.add_parser("benchmarks", help="per-rule totals of Snakemake benchmark files")
     bench.add_argument("directory", nargs="?", default="results/benchmarks")
     summ = sub.add_parser("summary", help="claims and figures as one HTML page")
     summ.add_argument("--claims", required=True)
     summ.add_argument("--out", required=True)
+    summ.add_argument("--not-run", default="{}", help="JSON: target -> why it was not run")
     summ.add_argument("figures", nargs="*", help="figure PNGs (<target>.png)")
     return parser
 
@@ -208,7 +210,8 @@ def cmd_claims(args: argparse.Namespace) -> int:
     for name, module in modules.items():
         get_family(name, module)  # imports the module, which registers its claims
     tables = {Path(p).name[: -len(".csv")]: pd.read_csv(p) for p in args.tables}
-    result = claims.evaluate(list(modules), tables, json.loads(args.settings))
+    result = claims.evaluate(list(modules), tables, json.loads(args.settings),
+                             not_run=json.loads(args.not_run))
     write_csv(result, args.out)
     if args.captions:
         for target in [t for t in tables if not t.endswith(SEEDS_SUFFIX)]:
@@ -226,7 +229,8 @@ def cmd_summary(args: argparse.Namespace) -> int:
     from schedsim.summary import summary_html
 
     claims_table = pd.read_csv(args.claims, keep_default_na=False)
-    page = summary_html(claims_table, {Path(p).stem: Path(p) for p in args.figures})
+    page = summary_html(claims_table, {Path(p).stem: Path(p) for p in args.figures},
+                        json.loads(args.not_run))
     write_text_atomic(args.out, page)
     return 0
 

@@ -135,7 +135,7 @@ class Sweep:
         params = [p for p in dict.fromkeys([*sweep, *chosen]) if p not in combine]
         group_by = ("policy", ctx.family.variant_column,
                     *dict.fromkeys([*ctx.family.param_columns, *params]))
-        trace = (raw.get("trace") or {}).get("name")
+        trace = (raw.get("trace") or {}).get("note")
         return TargetSpec(
             family=ctx.family.name, module=ctx.module, target=target, kind=SWEEP,
             figure=ctx.figure(raw, "combined" if combine else "sweep"),
@@ -253,12 +253,16 @@ class Sweep:
 
     def _workload_fields(self, ctx: Context, raw: Mapping[str, Any],
                          variant: Variant) -> dict[str, Any]:
-        machine = MachineSpec.of(raw["machine"]) if raw.get("machine") \
-            else ctx.family.machine(ctx.section)
         trace = raw.get("trace")
+        if raw.get("machine"):
+            machine = MachineSpec.of(raw["machine"])
+        elif trace:
+            machine = MachineSpec(int(trace["procs"]))
+        else:
+            machine = ctx.family.machine(ctx.section)
         if trace:
             segments = int(trace.get("segments", 10))
-            path = str(trace_file(ctx.config, trace["name"], ctx.base))
+            path = str(trace["path"])
             return {"machine": machine, "model": TRACE_MODEL,
                     "seeds": tuple(range(1, segments + 1)),
                     "workloads": {str(s): path for s in range(1, segments + 1)},
@@ -293,12 +297,6 @@ class Sweep:
         from schedsim.aggregate import aggregate_runs
 
         return aggregate_runs(spec, inputs)
-
-
-def trace_file(config: Mapping[str, Any], name: str, base: Path) -> Path | None:
-    """The file of the real log ``name`` under ``traces:`` (relative to ``base``), or None."""
-    raw = (config.get("traces") or {}).get(name)
-    return (base / raw).resolve() if raw else None
 
 
 # ----------------------------------------------------------------------------- derived, example

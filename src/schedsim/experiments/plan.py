@@ -15,14 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from schedsim.experiments.family import enabled_families, get_family
-from schedsim.experiments.kinds import (
-    KINDS,
-    Context,
-    check_function,
-    chosen_path,
-    trace_file,
-)
+from schedsim.experiments.kinds import KINDS, Context, check_function, chosen_path
 from schedsim.experiments.spec import SWEEP, PointSpec, TargetSpec
+from schedsim.traces import DOWNLOAD_DIR, TraceLog, TraceSettings, find, reachable
 
 
 @dataclass
@@ -35,6 +30,9 @@ class Plan:
     inputs_of: dict[str, list[str]] = field(default_factory=dict)
     claim_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     modules: dict[str, str] = field(default_factory=dict)
+    not_run: dict[str, str] = field(default_factory=dict)
+    fetches: dict[str, TraceLog] = field(default_factory=dict)
+    unreachable: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def families(self) -> list[str]:
@@ -59,8 +57,9 @@ def seeds_of(config: Mapping[str, Any], section: Mapping[str, Any]) -> tuple[int
 def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Plan:
     """Files and jobs of every enabled family.
 
-    ``base`` is the directory relative trace paths (``traces:``) are read from:
-    the repository root in the workflow, the current directory by default.
+    ``base`` is the directory relative trace directories (``traces.search``) and the
+    download directory are read from: the repository root in the workflow, the
+    current directory by default.
     """
     plan = Plan()
     root = Path(base) if base is not None else Path.cwd()
@@ -72,9 +71,10 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
         for target, raw in _targets(section):
             if target in plan.targets:
                 raise ValueError(f"target {target} appears in two families")
-            if not _plannable(ctx, target, raw, plan):
+            resolved = _resolve(ctx, target, raw, plan)
+            if resolved is None:
                 continue
-            _plan_target(plan, ctx, target, raw)
+            _plan_target(plan, ctx, target, resolved)
         plan.claim_settings[name] = dict(section.get("claims") or {})
     return plan
 
@@ -84,24 +84,57 @@ def _targets(section: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
             if (raw or {}).get("enabled", True)]
 
 
-def _plannable(ctx: Context, target: str, raw: Mapping[str, Any], plan: Plan) -> bool:
-    """False for a target left out: a missing trace it may skip, a source not planned."""
+def _resolve(ctx: Context, target: str, raw: Mapping[str, Any],
+             plan: Plan) -> Mapping[str, Any] | None:
+    """The target's config with its real log resolved, or None when it cannot run.
+
+    A target reading a log runs on the first of ``trace.name`` and its
+    ``trace.fallback`` logs that is found (search directories, then the download
+    directory) or, if none is, that can be fetched; otherwise it is not run, and
+    ``plan.not_run`` says why and how to get the log. A derived target whose
+    source is not run is not run either.
+    """
     if raw.get("kind", SWEEP) != SWEEP:
-        return all(s in plan.targets for s in raw.get("sources") or ())
+        missing = [s for s in raw.get("sources") or () if s not in plan.targets]
+        for source in missing:
+            if source in plan.not_run:
+                plan.not_run[target] = f"its source {source} was not run"
+        return None if missing else raw
     trace = raw.get("trace")
     if not trace:
-        return True
-    path = trace_file(ctx.config, trace["name"], ctx.base)
-    if path is not None and path.is_file():
-        return True
-    if trace.get("missing", "fail") == "skip":
-        return False
-    where = f"traces.{trace['name']} = {path}" if path else f"no traces.{trace['name']}"
-    raise ValueError(f"{target} needs the real log {trace['name']!r} but {where} is not a "
-                     f"file (relative paths are read from {ctx.base}). Put the Parallel "
-                     f"Workloads Archive file there and name it under `traces:`, or set "
-                     f"{ctx.family.name}.targets.{target}.trace.missing: skip (or enabled: "
-                     "false).")
+        return raw
+    chosen, reasons = _choose_log(ctx, trace, plan)
+    if chosen is None:
+        plan.not_run[target] = "; ".join(reasons)
+        return None
+    log, path = chosen
+    note = log.name if log.name == trace["name"] else \
+        f"{log.name} (fallback for {trace['name']}: {reasons[0]})"
+    return {**raw, "trace": {**trace, "name": log.name, "path": str(path), "procs": log.procs,
+                             "note": note}}
+
+
+def _choose_log(ctx: Context, trace: Mapping[str, Any],
+                plan: Plan) -> tuple[tuple[TraceLog, Path | str] | None, list[str]]:
+    settings = TraceSettings.of(ctx.config)
+    names = [trace["name"], *(trace.get("fallback") or [])]
+    reasons = []
+    for name in names:
+        log = settings.log(name)
+        found = find(log, settings, ctx.base)
+        if found is not None:
+            return (log, found), reasons
+        why = plan.unreachable.setdefault(log.url, reachable(log.url, min(settings.timeout,
+                                                                         10.0)))
+        if why is None:
+            plan.fetches[log.download_path] = log
+            return (log, log.download_path), reasons
+        where = ", ".join([*settings.search, DOWNLOAD_DIR])
+        reasons.append(f"log {name} ({log.file}) is not in {where} and cannot be fetched "
+                       f"({why}); fetch it with `python -m schedsim.traces fetch --url "
+                       f"{log.url} --out {log.download_path}` or put the file in one of "
+                       f"the search directories (traces.search)")
+    return None, reasons
 
 
 def _plan_target(plan: Plan, ctx: Context, target: str, raw: Mapping[str, Any]) -> None:
