@@ -7,7 +7,7 @@ Workloads: (a) the full KTH-SP2 log (requested-time estimates, 100 processors),
 Every case runs in a fresh process so that peak memory (max RSS) is its own.
 Only the simulation is timed (loading and cleaning are reported apart).
 
-    python benchmarks/bench_core.py [--repeat 3] [--traces ../shared/traces]
+    python benchmarks/bench_core.py [--repeat 3] [--traces DIR_WITH_KTH_SP2]
 
 With ``--against REV`` it times instead the WHOLE process, as a user runs it
 (``python -m schedsim.cli simulate KTH --policy P --out ...``: interpreter start,

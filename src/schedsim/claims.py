@@ -6,7 +6,7 @@ aggregated tables (target id -> DataFrame, as written to
 :class:`Outcome`. :func:`evaluate` runs every registered check of the given
 families; a check whose tables are missing (target disabled or not run) is
 ``not checkable``. A claim we do not reproduce is reported as such, never tuned
-away (REPRODUCTION.md).
+away (docs/reproduction.md).
 """
 
 from __future__ import annotations

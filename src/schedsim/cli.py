@@ -1,6 +1,6 @@
 """The ``schedsim`` command: generate, simulate, policies, models.
 
-Contract (ARCHITECTURE.md): bad input ends with exit code 2 and one line naming
+Contract (docs/architecture.md): bad input ends with exit code 2 and one line naming
 the file, line and field or the parameter and its allowed values; never a
 traceback. Outputs are written to a temporary file and renamed.
 """

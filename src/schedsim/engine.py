@@ -19,7 +19,7 @@ with :meth:`Engine.push_event`. Arrivals and elastic commands are fed lazily: th
 next one is pushed when the previous one is popped, so the heap holds about one
 entry per running job.
 
-Equal-time order (a documented invariant; algorithms.md 0.3): at every instant
+Equal-time order (a documented invariant; docs/deviations.md, equal-time order): at every instant
 ``t`` the engine
 
 1. processes every job completion at ``t``, in the order the jobs started;
@@ -587,7 +587,7 @@ class Engine:
     def _runtime(self, job: Job, procs: int, processors: tuple[int, ...]) -> float:
         if job.work is not None and processors and self.machine.speeds:
             speeds = self.machine.speeds
-            # BPU-proportional split (algorithms.md 5.3): T = W / sum of speeds.
+            # BPU-proportional split (docs/deviations-workloads.md): T = W / sum of speeds.
             return job.work / sum(speeds[p] for p in processors)
         return job.runtime_on(procs)
 

@@ -1,6 +1,7 @@
 """Per-job records and summary metrics of a schedule; schedule validation.
 
-Definitions (REPRODUCTION.md conventions; algorithms.md 0.5):
+Definitions (docs/reproduction.md, conventions; docs/deviations.md, utilization
+window and bounded slowdown):
 wait = start - submit; response = end - submit; bounded slowdown =
 max(1, response / max(runtime, tau)) with tau = 10 s by default; utilization =
 busy processor-seconds / (processors x (last end - first submit)).

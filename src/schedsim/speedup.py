@@ -2,7 +2,7 @@
 
 A. B. Downey, "A model for speedup of parallel programs", UCB/CSD-97-933 (1997);
 used by the HRF paper (sec. 2.2) and by the Cirne-Berman moldable workload model
-(workload-models.md sec. 2.5). A job has an average parallelism ``A`` (>= 1) and
+(docs/workloads-cirne-hyperexp.md). A job has an average parallelism ``A`` (>= 1) and
 a variance of parallelism ``sigma`` (>= 0); its speedup on ``n`` processors is
 ``S(n)``, with ``S(1) = 1``, ``S`` non-decreasing and ``S(n) <= min(n, A)``.
 
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 def downey_speedup(n: float, avg_parallelism: float, sigma: float) -> float:
     """Downey's speedup ``S(n; A, sigma)`` on ``n >= 1`` processors.
 
-    Low variance (``sigma <= 1``), Downey 1997 / workload-models.md sec. 2.5::
+    Low variance (``sigma <= 1``), Downey 1997 / docs/workloads-cirne-hyperexp.md::
 
         S(n) = A n / (A + sigma (n - 1) / 2)              1 <= n <= A
         S(n) = A n / (sigma (A - 1/2) + n (1 - sigma/2))  A <= n <= 2A - 1
@@ -63,7 +63,7 @@ def downey_max_useful(avg_parallelism: float, sigma: float) -> int:
     """Smallest processor count at which ``S`` reaches its maximum ``A``.
 
     ``ceil(2A - 1)`` for ``sigma <= 1``, else ``ceil(A + A sigma - sigma)``
-    (workload-models.md sec. 2.4, Cirne's ``downeymaxnodes``). More processors
+    (docs/workloads-cirne-hyperexp.md, Cirne's ``downeymaxnodes``). More processors
     than this never shorten the run time.
     """
     _check_downey(avg_parallelism, sigma)

@@ -1,6 +1,6 @@
 """FCFS, EASY (aggressive) backfilling and conservative backfilling for rigid jobs.
 
-Definitions follow algorithms.md section 2 (Lifka 1995; Mu'alem & Feitelson,
+Definitions follow (Lifka 1995; Mu'alem & Feitelson,
 IEEE TPDS 12(6), 2001). Shared rules:
 
 * The queue is in arrival order (submit time, then file order).
@@ -31,8 +31,8 @@ def shadow_and_extra(
 
     The shadow time is the earliest estimated instant at which ``needed``
     processors are free; extra processors are those free at the shadow time
-    beyond ``needed`` (algorithms.md 0.4). Jobs that end at the same instant are
-    released together, so ``extra`` counts all of them. A running job that has
+    beyond ``needed`` (docs/deviations.md, EASY extra processors). Jobs that end at
+    the same instant are released together, so ``extra`` counts all of them. A running job that has
     overrun its estimate is taken to end now.
     """
     if needed <= free:
@@ -93,7 +93,7 @@ class Reservation:
     A backfilled job still running (by estimate) at ``time`` holds its processors
     past it and must fit in ``spare``, which it then uses up. With
     ``ends_before_ok`` a job ending exactly at ``time`` does not count as
-    running then (EASY, algorithms.md A2.1); without it, it does (the LOS
+    running then (EASY, docs/deviations.md, EASY boundary); without it, it does (the LOS
     paper's freeze, Algorithm 2, line 19).
     """
 
@@ -113,7 +113,7 @@ class EASY(FCFS):
     started). One pass over the rest of the queue, in queue order, starts a job
     that fits in the free processors now and either ends by the shadow time
     (``now + estimate <= shadow``: a job ending exactly at the shadow time may
-    backfill, algorithms.md A2.1) or uses at most the extra processors, which it
+    backfill, docs/deviations.md, EASY boundary) or uses at most the extra processors, which it
     then consumes. Variants add reservations by overriding :meth:`reservations`.
     """
 
@@ -168,8 +168,8 @@ class Conservative(FCFS):
     and earlier reservations, and starts if ``t == now``. When a job ends before
     its estimate, or an estimate changes, the profile is rebuilt and every
     waiting job, in arrival order, is taken out and put back at its earliest
-    feasible time while all other reservations stay (compression, algorithms.md
-    2.2 and A2.2); its old slot is still feasible, so it never moves later.
+    feasible time while all other reservations stay (compression,
+    docs/deviations.md); its old slot is still feasible, so it never moves later.
     Jobs start at their reserved time: the policy asks the engine for a wake-up
     at the earliest reservation.
     """

@@ -2,7 +2,7 @@
 
 LOS (Shmueli & Feitelson, JSSPP 2003 / JPDC 2005) picks, from the first ``L``
 waiting jobs, the set that keeps the most processors busy now (LOS paper,
-sec. III-A; algorithms.md 1.1):
+sec. III-A; docs/deviations-los.md):
 
 * **Basic_DP**: a 0/1 knapsack whose weight and value are both the job size:
   maximise the summed size subject to ``sum size <= capacity``.
@@ -17,7 +17,7 @@ further constraint of the same kind); Hybrid-LOS and LOS-D use two (the head's
 reservation and the dedicated jobs' one).
 
 Ties: among sets of equal utilisation, the one with jobs nearer the head of the
-queue wins (algorithms.md 1.3): the set is reconstructed from the *last*
+queue wins (docs/deviations-los.md): the set is reconstructed from the *last*
 candidate backwards and a candidate is left out whenever an optimal set without
 it exists. Equivalently, comparing the take/leave vectors of all optimal sets
 read from the last candidate to the first, the smallest one is chosen.

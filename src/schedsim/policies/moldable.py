@@ -6,7 +6,7 @@ Scheme for Moldable Jobs", CF'15. Sec. 3 splits a moldable policy in two:
 * the **allocation scheme** decides the processor count ``x_i`` of every queued
   job: Highest Revenue First (sec. 5, Algorithm 1), Submit-time Greedy,
   Submit-time Fair and Schedule-time Fair (sec. 3.1, after Srinivasan et al.;
-  algorithms.md sec. 3.2-3.4);
+  docs/deviations-hrf.md);
 * the **selection scheme** decides which queued job starts: FCFS, or aggressive
   (EASY) backfilling (sec. 3.2), here generic over "the size of this job".
 
@@ -85,11 +85,11 @@ class SubmitGreedySettings(MoldableSettings):
 
 @dataclass(frozen=True)
 class FairShareSettings(MoldableSettings):
-    """Settings of the fair-share schemes (HRF paper, sec. 3.1; algorithms.md 3.2)."""
+    """Settings of the fair-share schemes (HRF paper, sec. 3.1; docs/deviations-hrf.md)."""
 
     fair_weights_over: str = setting("system", "sum the square-root weights over all jobs "
                                      "in the system or the queued jobs only "
-                                     "(algorithms.md A3.1)", choices=("system", "queue"))
+                                     "(docs/deviations-hrf.md)", choices=("system", "queue"))
 
 
 @dataclass(frozen=True)
@@ -364,7 +364,7 @@ def hrf_allocation(runtime_tables: Sequence[Sequence[float]], machine: Machine,
     return tuple(allocation.size(job) for job in jobs)
 
 
-# -- Submit-time Greedy and Submit-time Fair (HRF paper sec. 3.1; algorithms.md 3.3) -
+# -- Submit-time Greedy and Submit-time Fair (HRF paper sec. 3.1; docs/deviations-hrf.md) -
 
 
 def earliest_completion_size(candidates: Candidates, completion: Callable[[int, float], float],
@@ -391,7 +391,7 @@ class WhatIfPlan:
 
     Each queued job takes the earliest time, not before the selection scheme's
     floor (FCFS: the previous job's start; EASY: now, a conservative placement,
-    algorithms.md A3.3), at which its size is free for its estimated run time.
+    docs/deviations-hrf.md), at which its size is free for its estimated run time.
     """
 
     def __init__(self, state: SystemState, size_of: SizeOf) -> None:
@@ -446,12 +446,12 @@ class SubmitGreedyAllocation(Allocation):
 
 
 def sequential_estimate(job: Job) -> float:
-    """The fair-share weight ``w_i``: estimated sequential run time (algorithms.md A3.2)."""
+    """The fair-share weight ``w_i``: estimated sequential run time (docs/deviations-hrf.md)."""
     return job.estimate_on(1) if job.moldable else job.estimate * job.procs
 
 
 def jobs_in_system(state: SystemState) -> list[Job]:
-    """Running and queued jobs (algorithms.md A3.1, our default)."""
+    """Running and queued jobs (docs/deviations-hrf.md, our default)."""
     return [record.job for record in state.running] + state.queue
 
 
@@ -466,7 +466,7 @@ FAIR_SETS: dict[str, Callable[[SystemState], list[Job]]] = {
 
 
 class FairShare:
-    """The fair-share limit (algorithms.md 3.2; HRF paper sec. 3.1: weight = sequential time).
+    """The fair-share limit (docs/deviations-hrf.md; HRF paper sec. 3.1: weight = sequential time).
 
     ``Pfair_i = max(unit, floor_unit(m x sqrt(w_i) / sum_{k in K} sqrt(w_k)))``, with K
     from ``FAIR_SETS``: all jobs in the system, or the queued ones; plus i itself.
@@ -508,7 +508,7 @@ class SubmitFairAllocation(SubmitGreedyAllocation):
         return self.fair.limit(job, self.fair.root_sum(state, newcomer=job))
 
 
-# -- Schedule-time Fair (HRF paper sec. 3.1; algorithms.md 3.4) ---------------------
+# -- Schedule-time Fair (HRF paper sec. 3.1; docs/deviations-hrf.md) ---------------------
 
 
 class AvailabilitySteps:
@@ -535,7 +535,7 @@ class ScheduleFairAllocation(Allocation):
 
     Each queued job gets the size, at most its current fair share, with the
     earliest completion if it were the next job to start (running jobs' estimated
-    ends only; algorithms.md 3.4 and A3.5). Sizes are recomputed at every
+    ends only; docs/deviations-hrf.md). Sizes are recomputed at every
     decision point and memoised within it.
     """
 
@@ -601,7 +601,8 @@ class EasySelection(FcfsSelection):
     """Aggressive (EASY) backfilling: the head holds a reservation at its chosen size.
 
     The first job in queue order that fits now and ends by the head's shadow
-    time, or uses at most the extra processors, starts (algorithms.md 2.1, A2.1).
+    time, or uses at most the extra processors, starts (Mu'alem & Feitelson 2001;
+    docs/deviations.md, EASY boundary).
     Called again after each start, with the started jobs among the running ones,
     which keeps ``extra`` exact.
     """

@@ -8,7 +8,7 @@ described by Downey's (L, A, sigma). The HRF paper (sec. 6.1.2) uses this model,
 site pattern ANL, "Downey mode", 200 jobs on 128 processors, at mean
 inter-arrival times of about 2000, 1000 and 600 s per job.
 
-Constants and rules: workload-models.md sec. 2.2-2.5 (restated in our own code).
+Constants and rules: docs/workloads-cirne-hyperexp.md (restated in our own code).
 Choices the sources leave open are listed in docs/deviations-workloads.md; the
 file layout is defined in docs/formats-cirne.md.
 """
@@ -36,7 +36,7 @@ SECONDS_PER_DAY = 86_400
 
 # Arrival-rate polynomials in the time of day x in [-0.5, 0.5] (x = 0 at noon),
 # coefficients from x^13 down to x^0; per second, an arrival per 2.0 units of
-# accumulated rate (workload-models.md sec. 2.3, "ms[ap][0..13]").
+# accumulated rate (docs/workloads-cirne-hyperexp.md, "ms[ap][0..13]").
 ARRIVAL_POLYNOMIALS: dict[str, tuple[float, ...]] = {
     "anl": (0.0, 1.194417e02, 1.069567e03, 1.443500e01, -7.552833e02, -4.871500e01,
             1.960167e02, 1.491917e01, -2.248333e01, -1.554433e00, 1.041417e00,
@@ -54,7 +54,7 @@ ARRIVAL_POLYNOMIALS: dict[str, tuple[float, ...]] = {
 ORIGINAL_NODES = {"anl": 120, "ctc": 430, "kth": 100, "sdsc": 128}
 ARRIVAL_THRESHOLD = 2.0
 
-# Rigid job stream (workload-models.md sec. 2.3).
+# Rigid job stream (docs/workloads-cirne-hyperexp.md).
 NODES_UNILOG = (0.12, 0.20)
 POW2_FRACTION = 0.75
 REQTIME_UNILOG = (0.10, -0.75)
@@ -62,7 +62,7 @@ ACCURACY_GAMMA_SHAPE_SCALE = (0.6, 0.6)
 ACCURACY_CLIP = (1e-5, 1.0)
 CANCEL_PROBABILITY = 0.15
 
-# Moldability, cookworkload "downey" (workload-models.md sec. 2.4).
+# Moldability, cookworkload "downey" (docs/workloads-cirne-hyperexp.md).
 CMIN_UNILOG = (0.0692, 0.6279)
 SIGMA_NORMAL_MEAN_SD = (1.209, 1.132)
 A_JOINT_UNILOG = (0.009548, -0.01877, 0.07468, -0.009198)  # xyf, xf, yf, cf
@@ -106,7 +106,7 @@ def arrival_seconds(rate_day: np.ndarray, start_second: int, count: int,
                     multiplier: float) -> np.ndarray:
     """Seconds (from the start) of the first ``count`` arrivals of the fluid rate process.
 
-    Cirne's rule (workload-models.md sec. 2.3): every second add ``multiplier x
+    Cirne's rule (docs/workloads-cirne-hyperexp.md): every second add ``multiplier x
     rate``; each time the sum reaches 2, emit an arrival and subtract 2. So job j
     arrives at the first second where the running maximum of the cumulative rate
     reaches ``2 j / multiplier`` (the running maximum handles kth's slightly

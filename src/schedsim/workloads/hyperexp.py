@@ -4,10 +4,10 @@ IHAP paper (Chhabra & Singh), sec. 4 and Table 1:
 
 * arrivals with rate lambda and inter-arrival coefficient of variation CVa
   (sec. 4.2; Table 1: CVa = 1, Poisson); above 1 we use a two-stage
-  hyper-exponential with balanced means (workload-models.md sec. 3.2);
+  hyper-exponential with balanced means (docs/workloads-cirne-hyperexp.md);
 * maximum parallelism Pmax ~ U{1..32} (sec. 4.2, Table 1);
 * service demand d_j ~ 2-stage hyper-exponential, mean D = 16, CVs = 4
-  (sec. 4.2, Table 1), balanced means (workload-models.md sec. 3.1); d_j is the
+  (sec. 4.2, Table 1), balanced means (docs/workloads-cirne-hyperexp.md); d_j is the
   total work "in a dedicated environment, independent of how many processors
   are used", d_j = t_j x p_j (sec. 4.2); we count it in BPU-seconds;
 * utilization = lambda x D / number of processors (eq. 9), 64 processors
@@ -68,7 +68,7 @@ def h2_balanced(mean: float, cv: float) -> tuple[float, float, float]:
     Returns ``(p1, mu1, mu2)``: with probability ``p1`` an exponential of rate
     ``mu1``, otherwise of rate ``mu2``; ``p1 = (1 + sqrt((c^2 - 1) / (c^2 + 1))) / 2``,
     ``mu_i = 2 p_i / mean``, so each branch contributes ``mean / 2``
-    (workload-models.md sec. 3.1). ``cv = 1`` gives ``p1 = 1/2`` and equal rates,
+    (docs/workloads-cirne-hyperexp.md). ``cv = 1`` gives ``p1 = 1/2`` and equal rates,
     i.e. the exponential distribution.
     """
     if not (mean > 0 and cv >= 1):

@@ -1,7 +1,7 @@
 """The Standard Workload Format (SWF v2.2, Parallel Workloads Archive).
 
 Reading keeps all 18 fields and the header comments; :func:`to_jobs` turns the
-records into simulator jobs with the cleaning rules of algorithms.md 0.2, every
+records into simulator jobs with the cleaning rules of docs/deviations.md, invalid SWF jobs, every
 rule counted in a :class:`CleaningReport`. Gzipped files are read directly.
 """
 
@@ -205,7 +205,7 @@ def read_swf(path: str | Path, extra_fields: int = 0) -> SwfLog:
 
 @dataclass
 class CleaningReport:
-    """How many records each cleaning rule touched (algorithms.md 0.2)."""
+    """How many records each cleaning rule touched (docs/deviations.md, invalid SWF jobs)."""
 
     records: int = 0
     kept: int = 0
@@ -252,7 +252,7 @@ class CleaningReport:
 def to_jobs(
     log: SwfLog, machine_procs: int, estimates: str = "requested"
 ) -> tuple[list[Job], CleaningReport]:
-    """Jobs from SWF records, cleaned (algorithms.md 0.2).
+    """Jobs from SWF records, cleaned (docs/deviations.md, invalid SWF jobs).
 
     * processors = field 8 (requested) when > 0, else field 5 (allocated);
     * drop jobs with run time <= 0, processors <= 0 or processors > machine;

@@ -1,6 +1,6 @@
 """HRF family: moldable allocation (the HRF paper, 000_79ccd2f7a7fd721f.txt, sec. 4 and 6).
 
-Targets (REPRODUCTION.md, HRF section):
+Targets (docs/reproduction.md, HRF section):
 
 * HRF-T1: the worked example of sec. 4.1 (Table 1, Fig. 3), computed, not swept.
 * HRF-F5: ATT, AWT, ART vs alpha at threshold 0.9 (Fig. 5 a-c).
@@ -462,7 +462,7 @@ def claim_f7_values(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, A
              for p, v in PAPER_MIDDLE_ATT.items() if p in rows]
     return Outcome("; ".join(parts), NOT_CHECKABLE,
                    "informational: absolute values depend on the workload realisation "
-                   "(REPRODUCTION.md: compare, don't require)")
+                   "(docs/reproduction.md: compare, don't require)")
 
 
 # ----------------------------------------------------------------------------- figure: HRF-T1

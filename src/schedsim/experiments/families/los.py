@@ -2,7 +2,7 @@
 
 Kumar, Shae & Jamjoom, "Scheduling batch and heterogeneous jobs with runtime
 elasticity in a parallel processing environment" (IPDPSW 2012). Targets
-(REPRODUCTION.md, LOS section):
+(docs/reproduction.md, LOS section):
 
 * LOS-F1: EASY vs LOS mean wait vs load on a real log (the paper: SDSC SP2; we:
   KTH SP2), the load set by scaling the arrival times (a sweep over a ``trace``);
