@@ -130,10 +130,11 @@ def _choose_log(ctx: Context, trace: Mapping[str, Any],
             plan.fetches[log.download_path] = log
             return (log, log.download_path), reasons
         where = ", ".join([*settings.search, DOWNLOAD_DIR])
+        checksum = f" --sha256 {log.sha256}" if log.sha256 else ""
         reasons.append(f"log {name} ({log.file}) is not in {where} and cannot be fetched "
                        f"({why}); fetch it with `python -m schedsim.traces fetch --url "
-                       f"{log.url} --out {log.download_path}` or put the file in one of "
-                       f"the search directories (traces.search)")
+                       f"{log.url} --out {log.download_path}{checksum}` or put the file in "
+                       f"one of the search directories (traces.search)")
     return None, reasons
 
 
