@@ -109,7 +109,7 @@ def _resolve(ctx: Context, target: str, raw: Mapping[str, Any],
         return None
     log, path = chosen
     note = log.name if log.name == trace["name"] else \
-        f"{log.name} (fallback for {trace['name']}: {reasons[0]})"
+        f"{log.name} (fallback: {trace['name']} could be neither found nor fetched)"
     return {**raw, "trace": {**trace, "name": log.name, "path": str(path), "procs": log.procs,
                              "note": note}}
 
