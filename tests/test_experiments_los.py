@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from schedsim import claims
-from schedsim.claims import NOT_CHECKABLE, NOT_REPRODUCED, REPRODUCED, Outcome
+from schedsim.claims import CONTRADICTED, INCONCLUSIVE, INFORMATIONAL, NOT_CHECKABLE, REPRODUCED
 from schedsim.experiments.families import los
 from schedsim.experiments.kinds import choose
 from schedsim.experiments.plan import build_plan
@@ -25,13 +25,14 @@ from schedsim.experiments.run import run_point
 from schedsim.experiments.spec import MachineSpec, PointSpec, point_from_json, to_json
 from schedsim.jobs import Job
 from schedsim.stats import seed_means, summarize_seeds
+from schedsim.verdicts import Judgement
 from schedsim.workloads.cwf import read_cwf
 from schedsim.workloads.lublin_los import generate_los
 from schedsim.workloads.scaling import offered_load, scale_to_load, segments
 
 ROOT = Path(__file__).resolve().parents[1]
-SETTINGS = {"trend_min_rho": 0.7, "flat_max_cv": 0.05, "fall_until": 8, "f5_flat_from": 8,
-            "f6_flat_from": 4, "close_max_rel": 0.1, "order_factor": 2.0}
+SETTINGS = {"fall_until": 8, "f6_flat_from": 4, "insensitive_tolerance": 0.1,
+            "close_tolerance": 0.1}
 SEEDS = range(1, 6)
 LOADS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 KEYS = ["policy", "workload", "c_s", "panel", "load"]
@@ -64,7 +65,7 @@ def full_config(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def test_full_config_plans_every_los_target(full_config: dict[str, Any]) -> None:
     plan = build_plan(full_config)
-    counts = {t: len(r) for t, r in plan.inputs_of.items() if t.startswith("LOS")}
+    counts = {t: len(r) for t, r in plan.inputs_of.items() if t.startswith("LOS") and "@" not in t}
     assert counts == {"LOS-F1": 2 * 6, "LOS-F5": 3, "LOS-F6": 3, "LOS-CS20": 3,
                       "LOS-F7": 3 * 6, "LOS-F8": 2 * 3 * 6, "LOS-F9": 18, "LOS-F10": 18,
                       "LOS-F11": 2 * 3 * 6, "LOS-T4": 2, "LOS-T5": 2, "LOS-T6": 2,
@@ -312,7 +313,7 @@ def _cs_row(policy: str, c_s: float, seed: int, wait: float) -> dict[str, Any]:
             "slowdown": 1 + wait / 1000}
 
 
-def check(claim_id: str, tables: Mapping[str, pd.DataFrame]) -> Outcome:
+def check(claim_id: str, tables: Mapping[str, pd.DataFrame]) -> Judgement:
     entry = next(c for c in claims.registered("los") if c.claim_id == claim_id)
     return entry.evaluate(tables, SETTINGS)
 
@@ -339,7 +340,7 @@ def test_f1_verdicts() -> None:
     assert check("F1-los-at-or-below-easy", f1(ranked(["LOS", "easy"]))).verdict == REPRODUCED
     assert check("F1-los-at-or-below-easy", f1(noisy(same))).verdict == REPRODUCED
     assert check("F1-los-at-or-below-easy", f1(ranked(["easy", "LOS"]))).verdict == \
-        NOT_REPRODUCED
+        CONTRADICTED
 
 
 def knee(value: int) -> float:
@@ -351,16 +352,17 @@ def test_f5_beats_verdicts() -> None:
     assert check("F5-dlos-beats-wait", good).verdict == REPRODUCED
     assert check("F5-dlos-beats-util", good).verdict == REPRODUCED
     bad = tables_of(los.F5, cs_frame(knee, {"easy": 700.0, "LOS": 1100.0}))
-    assert check("F5-dlos-beats-wait", bad).verdict == NOT_REPRODUCED
+    assert check("F5-dlos-beats-wait", bad).verdict == CONTRADICTED
+    tied = tables_of(los.F5, cs_frame(lambda v: 1000.0, {"easy": 1000.0, "LOS": 1000.0}))
+    assert check("F5-dlos-beats-wait", tied).verdict == INCONCLUSIVE
 
 
 def test_f5_knee_verdicts() -> None:
     good = tables_of(los.F5, cs_frame(knee, {"easy": 1000.0}))
-    outcome = check("F5-cs-knee", good)
-    assert outcome.verdict == REPRODUCED and "best C_s 8" in outcome.our_value
+    assert check("F5-cs-knee", good).verdict == REPRODUCED
     rising = tables_of(los.F5, cs_frame(lambda v: 500.0 + 40.0 * v, {"easy": 1000.0}))
-    assert check("F5-cs-knee", rising).verdict == NOT_REPRODUCED
-    coarse = tables_of(los.F5, cs_frame(knee, {"easy": 1000.0}, values=(1, 4, 8)))
+    assert check("F5-cs-knee", rising).verdict == CONTRADICTED
+    coarse = tables_of(los.F5, cs_frame(knee, {"easy": 1000.0}, values=(1, 4)))
     assert check("F5-cs-knee", coarse).verdict == NOT_CHECKABLE
 
 
@@ -368,7 +370,7 @@ def test_f6_verdicts() -> None:
     flat = tables_of(los.F6, cs_frame(lambda v: 900.0 if v < 3 else 800.0, {"easy": 1000.0}))
     assert check("F6-cs-insensitive", flat).verdict == REPRODUCED
     rising = tables_of(los.F6, cs_frame(lambda v: 500.0 + 40.0 * v, {"easy": 1000.0}))
-    assert check("F6-cs-insensitive", rising).verdict == NOT_REPRODUCED
+    assert check("F6-cs-insensitive", rising).verdict == CONTRADICTED
     one = tables_of(los.F6, cs_frame(knee, {"easy": 1000.0}, values=(1, 2)))
     assert check("F6-cs-insensitive", one).verdict == NOT_CHECKABLE
 
@@ -386,16 +388,16 @@ def test_f7_verdicts() -> None:
         assert check(claim_id, paper).verdict == REPRODUCED
     flipped = tables_of(los.F7, load_frame(BATCH, ranked(["LOS", "easy", "Delayed-LOS"])))
     for claim_id in ("F7-dlos-best-wait", "F7-los-worse-than-easy"):
-        assert check(claim_id, flipped).verdict == NOT_REPRODUCED
+        assert check(claim_id, flipped).verdict == CONTRADICTED
 
     def util(policy: str, load: float, panel: Any, seed: int) -> float:
         return 0.8 * load + (0.01 if policy == "Delayed-LOS" else 0.0) + 0.001 * seed
     better = tables_of(los.F7, load_frame(BATCH, same, util=util))
     assert check("F7-dlos-best-util", better).verdict == REPRODUCED
     assert check("F7-dlos-best-util", tables_of(los.F7, load_frame(BATCH, same))).verdict == \
-        NOT_REPRODUCED
+        INCONCLUSIVE
     chosen = check("F7-cs-chosen", paper)
-    assert chosen.verdict == NOT_CHECKABLE and "Delayed-LOS C_s = 7" in chosen.our_value
+    assert chosen.verdict == INFORMATIONAL and "Delayed-LOS C_s = 7" in chosen.ours
 
 
 def test_f8_verdicts() -> None:
@@ -406,8 +408,8 @@ def test_f8_verdicts() -> None:
     assert check("F8-both-beat-los", close).verdict == REPRODUCED
     far = tables_of(los.F8, load_frame(panels, ranked(["Delayed-LOS", "LOS", "easy"],
                                                       step=0.3)))
-    assert check("F8-dlos-close-to-easy", far).verdict == NOT_REPRODUCED
-    assert check("F8-both-beat-los", far).verdict == NOT_REPRODUCED
+    assert check("F8-dlos-close-to-easy", far).verdict == CONTRADICTED
+    assert check("F8-both-beat-los", far).verdict == CONTRADICTED
 
 
 @pytest.mark.parametrize("target", [los.F9, los.F10])
@@ -417,8 +419,8 @@ def test_hybrid_verdicts(target: str) -> None:
     good = tables_of(target, load_frame(panels, ranked(["Hybrid-LOS", "EASY-D", "LOS-D"])))
     assert check(f"{prefix}-hybrid-beats-wait", good).verdict == REPRODUCED
     bad = tables_of(target, load_frame(panels, ranked(["EASY-D", "Hybrid-LOS", "LOS-D"])))
-    assert check(f"{prefix}-hybrid-beats-wait", bad).verdict == NOT_REPRODUCED
-    assert check(f"{prefix}-hybrid-beats-util", bad).verdict == NOT_REPRODUCED
+    assert check(f"{prefix}-hybrid-beats-wait", bad).verdict == CONTRADICTED
+    assert check(f"{prefix}-hybrid-beats-util", bad).verdict == INCONCLUSIVE
     missing = tables_of(target, load_frame({"heterogeneous": ["EASY-D", "LOS-D"]}, same))
     assert check(f"{prefix}-hybrid-beats-wait", missing).verdict == NOT_CHECKABLE
 
@@ -431,7 +433,7 @@ def test_f11_ordering_verdicts() -> None:
         REPRODUCED
     bad = ranked(["EASY-E", "EASY-DE", "Delayed-LOS-E", "Hybrid-LOS-E", "LOS-E", "LOS-DE"])
     assert check("F11-e-ordering", tables_of(los.F11, load_frame(panels, bad))).verdict == \
-        NOT_REPRODUCED
+        CONTRADICTED
 
 
 # ----------------------------------------------------------------------------- tables T4-T7
@@ -467,20 +469,88 @@ def t_table(target: str, scale: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+SPREAD = {1: 0.0, 2: 0.2, 3: 0.4, 4: 0.6, 5: 0.7}  # per-seed share cut from the baselines
+
+
+def improving(new: str, share: Mapping[int, float]) -> tuple[Metric, Metric]:
+    """Wait and utilization where ``new`` cuts the baselines' wait by ``share[seed]``
+    and raises their utilization by a tenth of that, at every load."""
+    def awt(policy: str, load: float, panel: Any, seed: int) -> float:
+        return 1000.0 * load * (1 - share[seed] if policy == new else 1.0)
+
+    def util(policy: str, load: float, panel: Any, seed: int) -> float:
+        return 0.8 * load * (1 + 0.1 * share[seed] if policy == new else 1.0)
+    return awt, util
+
+
+def source_tables(target: str, share: Mapping[int, float]) -> dict[str, pd.DataFrame]:
+    """Table IV-VII ``target`` and its source sweep, the new policy improving by ``share``."""
+    source, panel, new, baselines = los.TABLE_SOURCES[target]
+    awt, util = improving(new, share)
+    return {**tables_of(source, load_frame({panel: [new, *baselines]}, awt, util=util)),
+            target: t_table(target, 1.0)}
+
+
 @pytest.mark.parametrize("target", [los.T4, los.T5, los.T6, los.T7])
-def test_order_verdicts(target: str) -> None:
-    claim_id = f"{target[4:]}-order"
-    assert check(claim_id, {target: t_table(target, 1.5)}).verdict == REPRODUCED
-    assert check(claim_id, {target: t_table(target, 0.4)}).verdict == NOT_REPRODUCED
-    assert check(claim_id, {target: t_table(target, -1.0)}).verdict == NOT_REPRODUCED
+def test_magnitude_verdicts(target: str) -> None:
+    claim_id = f"{target[4:]}-magnitude"
+    spread = check(claim_id, source_tables(target, SPREAD))
+    assert spread.verdict == REPRODUCED, spread
+    high = check(claim_id, source_tables(target, dict.fromkeys(SPREAD, 0.9)))
+    assert high.verdict == CONTRADICTED
+    assert check(f"{target[4:]}-max-of-means", source_tables(target, SPREAD)).verdict == \
+        INFORMATIONAL
+
+
+def test_magnitude_is_computed_per_seed() -> None:
+    tables = source_tables(los.T4, SPREAD)
+    wait = los.table_statistic(tables, los.T4, "AWT", 0)
+    assert list(wait.round(6)) == [0.0, 20.0, 40.0, 60.0, 70.0]  # the maximum over loads
+
+
+def gains(plain: float, elastic: float) -> dict[str, pd.DataFrame]:
+    """Tables IV-VII and their sources: plain gains ``plain``, elastic gains ``elastic``."""
+    tables: dict[str, pd.DataFrame] = {}
+    for target, share in ((los.T4, plain), (los.T5, plain)):
+        tables.update(source_tables(target, {s: share + 0.01 * s for s in SPREAD}))
+    frames = []
+    for target in (los.T6, los.T7):
+        _, panel, new, baselines = los.TABLE_SOURCES[target]
+        awt, util = improving(new, {s: elastic + 0.01 * s for s in SPREAD})
+        frames.append(load_frame({panel: [new, *baselines]}, awt, util=util))
+        tables[target] = t_table(target, 1.0)
+    tables.update(tables_of(los.F11, pd.concat(frames, ignore_index=True)))
+    return tables
 
 
 def test_smaller_gains_verdicts() -> None:
-    plain = {los.T4: t_table(los.T4, 1.0), los.T5: t_table(los.T5, 1.0)}
-    smaller = {**plain, los.T6: t_table(los.T6, 0.5), los.T7: t_table(los.T7, 0.5)}
-    assert check("F11-smaller-gains", smaller).verdict == REPRODUCED
-    larger = {**plain, los.T6: t_table(los.T4, 1.2), los.T7: t_table(los.T5, 1.2)}
-    assert check("F11-smaller-gains", larger).verdict == NOT_REPRODUCED
+    assert check("F11-smaller-gains", gains(0.3, 0.1)).verdict == REPRODUCED
+    assert check("F11-smaller-gains", gains(0.1, 0.3)).verdict == CONTRADICTED
+    assert check("F11-smaller-gains", {}).verdict == NOT_CHECKABLE
+
+
+def test_like_for_like_gains_compare_fig8_with_fig11() -> None:
+    tables = gains(0.3, 0.1)
+    awt, util = improving("Delayed-LOS", {s: 0.3 for s in SPREAD})
+    tables.update(tables_of(los.F8, load_frame({"ps0.5": ["easy", "LOS", "Delayed-LOS"]}, awt,
+                                               util=util)))
+    assert check("F11-smaller-gains-like-for-like", tables).verdict == REPRODUCED
+    awt, util = improving("Delayed-LOS", {s: 0.05 for s in SPREAD})
+    tables.update(tables_of(los.F8, load_frame({"ps0.5": ["easy", "LOS", "Delayed-LOS"]}, awt,
+                                               util=util)))
+    assert check("F11-smaller-gains-like-for-like", tables).verdict == CONTRADICTED
+
+
+def test_dedicated_and_elastic_reports_are_informational() -> None:
+    frame = load_frame({"heterogeneous": ["EASY-D", "Hybrid-LOS"]}, same)
+    frame["dedicated_on_time"] = [1.0 if p == "Hybrid-LOS" else 0.5 for p in frame["policy"]]
+    frame["dedicated_lateness"] = [0.0 if p == "Hybrid-LOS" else 60.0 for p in frame["policy"]]
+    metrics = ["AWT", "dedicated_on_time", "dedicated_lateness"]
+    tables = {los.F9: summarize_seeds(frame, KEYS, metrics),
+              f"{los.F9}.seeds": seed_means(frame, KEYS, metrics)}
+    found = check("F9-dedicated-on-time", tables)
+    assert found.verdict == INFORMATIONAL
+    assert "Hybrid-LOS: on time 100.0%" in found.ours and "EASY-D: on time 50.0%" in found.ours
 
 
 # ----------------------------------------------------------------------------- figures

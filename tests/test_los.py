@@ -201,6 +201,23 @@ def test_lookahead_limits_the_window() -> None:
             Job(4, 0, 10, 2, 10)]
     assert start_of(run("LOS", Machine(10), jobs, lookahead=3), 4) == 0
     assert start_of(run("LOS", Machine(10), jobs, lookahead=2), 4) > 0
+    assert start_of(run("LOS", Machine(10), jobs), 4) == 0  # default: the whole queue
+
+
+@pytest.mark.parametrize(("head_rule", "starts"), [
+    # paper (D1): A and B start, C (6) does not fit in 1 and is reserved at 10 (B ends);
+    # D (2) does not fit now either.
+    ("paper", [0, 0, 10, 20]),
+    # note: A starts, then Basic_DP over B, C, D in 6 units packs C alone (6).
+    ("note", [0, 10, 0, 20]),
+    # literal (Algorithm 1, C_s = 0): one head per event: A at 0, B when A ends, ...
+    ("literal", [0, 100, 110, 120]),
+])
+def test_los_head_rules(head_rule: str, starts: list[float]) -> None:
+    jobs = [Job(1, 0, 100, 4, 100), Job(2, 0, 10, 5, 10), Job(3, 0, 10, 6, 10),
+            Job(4, 0, 10, 2, 10)]
+    schedule = run("LOS", Machine(10), jobs, head_rule=head_rule)
+    assert [start_of(schedule, i) for i in (1, 2, 3, 4)] == starts
 
 
 # -- dedicated jobs ----------------------------------------------------------
@@ -304,9 +321,9 @@ def test_all_names_are_registered_with_their_parameters() -> None:
     for name in PAPER_NAMES:
         assert policies[name].family == "los"
         assert policies[name.lower()].factory is policies[name].factory
-    assert [s.name for s in get_policy("LOS").specs()] == ["lookahead"]
+    assert [s.name for s in get_policy("LOS").specs()] == ["lookahead", "head_rule"]
     specs = {s.name: s.default for s in get_policy("Hybrid-LOS").specs()}
-    assert specs == {"lookahead": 50, "c_s": 7}
+    assert specs == {"lookahead": 0, "c_s": 7}
     with pytest.raises(InputError):
         make_policy("Delayed-LOS", {"c_s": -1}, Machine(10))
 

@@ -277,10 +277,10 @@ def test_greedy_prefers_the_smaller_size_on_equal_completion() -> None:
     assert greedy.size(job) == 1
 
 
-# -- fair share (algorithms.md 3.2) ---------------------------------------------------
+# -- fair share (HRF paper sec. 3.1; docs/deviations-hrf.md G3) ---------------------
 
-# Sequential run times 100, 400, 900: square roots 10, 20, 30, sum 60; m = 16.
-# Linear speedup up to 16 processors.
+# Sequential run times (weights) 100, 400, 900, sum 1400; square roots 10, 20, 30, sum 60;
+# m = 16. Linear speedup up to 16 processors.
 FAIR_JOBS = tuple(tuple(work / n for n in range(1, 17)) for work in (100.0, 400.0, 900.0))
 
 
@@ -288,44 +288,79 @@ def fair_jobs() -> list[Job]:
     return [moldable_job(i, times) for i, times in enumerate(FAIR_JOBS)]
 
 
-def test_fair_limits_from_square_root_weights() -> None:
+def test_fair_limits_proportional_to_the_weight() -> None:
     jobs = fair_jobs()
     whole = FairShare(FairShareSettings(), 16, 1)
     system = state(16, jobs[1:], [running(jobs[0], 1, 50.0)])
-    total = whole.root_sum(system)
+    total = whole.weight_sum(system)
+    assert total == pytest.approx(1400.0)
+    # 16 x 100/1400 = 1.14, 16 x 400/1400 = 4.57, 16 x 900/1400 = 10.29.
+    assert [whole.limit(job, total) for job in jobs] == [1, 4, 10]
+    queue_only = FairShare(FairShareSettings(fair_weights_over="queue"), 16, 1)
+    total = queue_only.weight_sum(system)
+    # 16 x 400/1300 = 4.92, 16 x 900/1300 = 11.08.
+    assert [queue_only.limit(job, total) for job in jobs[1:]] == [4, 11]
+    assert FairShare(FairShareSettings(), 16, 4).limit(jobs[0], 1400.0) == 4
+
+
+def test_fair_limits_from_square_root_weights() -> None:
+    jobs = fair_jobs()
+    whole = FairShare(FairShareSettings(fair_share="sqrt"), 16, 1)
+    system = state(16, jobs[1:], [running(jobs[0], 1, 50.0)])
+    total = whole.weight_sum(system)
     assert total == pytest.approx(60.0)
     # 16 x 10/60 = 2.67, 16 x 20/60 = 5.33, 16 x 30/60 = 8.
     assert [whole.limit(job, total) for job in jobs] == [2, 5, 8]
-    queue_only = FairShare(FairShareSettings(fair_weights_over="queue"), 16, 1)
-    total = queue_only.root_sum(system)
+    queue_only = FairShare(FairShareSettings(fair_weights_over="queue", fair_share="sqrt"),
+                           16, 1)
+    total = queue_only.weight_sum(system)
     # 16 x 20/50 = 6.4, 16 x 30/50 = 9.6.
     assert [queue_only.limit(job, total) for job in jobs[1:]] == [6, 9]
-    assert FairShare(FairShareSettings(), 16, 4).limit(jobs[0], 60.0) == 4
 
 
-def test_submit_fair_is_greedy_within_the_fair_limit() -> None:
+@pytest.mark.parametrize(("share", "expected"), [("weight", [16, 12, 10]),
+                                                 ("sqrt", [16, 10, 6])])
+def test_submit_fair_is_greedy_within_the_fair_limit(share: str, expected: list[int]) -> None:
     jobs = fair_jobs()
-    fair = SubmitFairAllocation(SubmitFairSettings(threshold=1.0), Machine(16))
+    fair = SubmitFairAllocation(SubmitFairSettings(threshold=1.0, fair_share=share),
+                                Machine(16))
     fair.submitted(jobs[0], state(16, []))
     fair.submitted(jobs[1], state(16, [jobs[0]]))
     fair.submitted(jobs[2], state(16, jobs[:2]))
     # Job 0 alone: limit 16, all 16 end at 6.25.
-    # Job 1, K = {0, 1}: limit 16 x 20/30 -> 10; 10 processors at 6.25 end at 46.25.
-    # Job 2, K = all: limit 8; 6 processors free from 6.25 end at 156.25, 8 (from 46.25)
-    # at 158.75, 7 at 174.8: 6.
-    assert [fair.size(job) for job in jobs] == [16, 10, 6]
+    # weight: job 1, K = {0, 1}: limit 16 x 400/500 -> 12, ends 6.25 + 33.3; job 2,
+    #   K = all: limit 10; 10 processors from 39.6 end at 129.6, 4 from 6.25 at 231.25.
+    # sqrt: job 1 limit 16 x 20/30 -> 10, ends at 46.25; job 2 limit 8; 6 processors
+    #   free from 6.25 end at 156.25, 8 (from 46.25) at 158.75, 7 at 174.8: 6.
+    assert [fair.size(job) for job in jobs] == expected
 
 
-def test_schedule_fair_limits_the_head_by_its_current_share() -> None:
+@pytest.mark.parametrize(("share", "sizes"), [("weight", (15, 12)), ("sqrt", (13, 12))])
+def test_schedule_fair_limits_the_head_by_its_current_share(share: str,
+                                                            sizes: tuple[int, int]) -> None:
     times = tuple(3600.0 / n for n in range(1, 17))  # linear speedup
     jobs = [moldable_job(0, (100.0,) * 16), moldable_job(1, times)]
-    # K = both jobs: sqrt 10 and 60, sum 70: job 1 may take 16 x 60/70 = 13.7 -> 13.
-    stf = ScheduleFairAllocation(ScheduleFairSettings(threshold=1.0), Machine(16))
+    # weight: K = both jobs, 100 and 3600: job 1 may take 16 x 3600/3700 = 15.6 -> 15.
+    # sqrt: 10 and 60: 16 x 60/70 = 13.7 -> 13.
+    stf = ScheduleFairAllocation(ScheduleFairSettings(threshold=1.0, fair_share=share),
+                                 Machine(16))
     stf.prepare(state(16, [jobs[1]], [running(jobs[0], 1, 100.0)]))
-    assert stf.size(jobs[1]) == 13
-    # With 4 busy until t=100: 12 processors now end at 300; 13 at 100+276.9.
+    assert stf.size(jobs[1]) == sizes[0]
+    # With 4 busy until t=100: 12 processors now end at 300; 13 or more start at 100
+    # and end later (15: 340; 13: 376.9).
     stf.prepare(state(16, [jobs[1]], [running(jobs[0], 4, 100.0)]))
-    assert stf.size(jobs[1]) == 12
+    assert stf.size(jobs[1]) == sizes[1]
+
+
+def test_greedy_max_processors_takes_the_largest_allowed_size() -> None:
+    job = moldable_job(0, (10.0, 10.0, 10.0, 10.0))
+    settings = SubmitGreedySettings(threshold=0.75, greedy_size="max-processors")
+    greedy = SubmitGreedyAllocation(settings, Machine(4))
+    greedy.submitted(job, state(4, []))
+    assert greedy.size(job) == 3  # threshold 0.75 x 4; the earliest completion would give 1
+    earliest = SubmitGreedyAllocation(SubmitGreedySettings(threshold=0.75), Machine(4))
+    earliest.submitted(job, state(4, []))
+    assert earliest.size(job) == 1
 
 
 # -- sizes and registry ---------------------------------------------------------------
@@ -363,7 +398,8 @@ def test_every_table_2_name_takes_every_schemes_parameters() -> None:
     # scheme accepts (and checks) the others' parameters, and ignores them.
     names = {spec.name for spec in get_policy("HRFBf").specs()}
     assert names == {"alpha", "threshold", "threshold_rounding", "budget_includes_initial",
-                     "hrf_reallocation", "min_revenue", "fair_weights_over"}
+                     "hrf_reallocation", "min_revenue", "fair_weights_over", "fair_share",
+                     "greedy_size"}
     for name in TABLE_2:
         assert {spec.name for spec in get_policy(name).specs()} == names
     greedy = get_policy("SbmGrdyBf")

@@ -1,12 +1,15 @@
-"""The claims table: each paper claim, checked on our aggregated results.
+"""The claims table: each paper claim, judged on our aggregated results.
 
 A family module registers its checks with :func:`claim`. A check receives the
 aggregated tables (target id -> DataFrame, as written to
-``results/tables/<target>.csv``) and the family's claim settings, and returns an
-:class:`Outcome`. :func:`evaluate` runs every registered check of the given
-families; a check whose tables are missing (target disabled or not run) is
-``not checkable``. A claim we do not reproduce is reported as such, never tuned
-away (docs/reproduction.md).
+``results/tables/<target>.csv``, and ``<target>.seeds`` for the per-seed values)
+and the family's claim settings, and returns a :class:`schedsim.verdicts.Judgement`
+made by one rule of the shared vocabulary (:mod:`schedsim.verdicts`).
+:func:`evaluate` runs every registered check of the given families; a check
+whose tables are missing (target disabled or not run) is ``not checkable``.
+:func:`sensitivity` judges the same claims again on the tables of each
+sensitivity reading. A claim we do not reproduce is reported as such, never
+tuned away (docs/reproduction.md).
 """
 
 from __future__ import annotations
@@ -16,35 +19,30 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from schedsim.verdicts import (
+    CONTRADICTED,
+    INCONCLUSIVE,
+    INFORMATIONAL,
+    NOT_CHECKABLE,
+    REPRODUCED,
+    VERDICTS,
+    Judgement,
+)
+
 if TYPE_CHECKING:
     import pandas as pd
 
-REPRODUCED = "reproduced"
-NOT_REPRODUCED = "not reproduced"
-NOT_CHECKABLE = "not checkable"
-VERDICTS = (REPRODUCED, NOT_REPRODUCED, NOT_CHECKABLE)
-COLUMNS = ("target", "claim_id", "statement", "paper_value", "our_value", "verdict", "note")
+__all__ = ["CONTRADICTED", "INCONCLUSIVE", "INFORMATIONAL", "NOT_CHECKABLE", "REPRODUCED",
+           "VERDICTS", "Claim", "claim", "evaluate", "registered", "sensitivity"]
+
+COLUMNS = ("target", "claim_id", "statement", "paper_value", "our_value", "verdict", "rule",
+           "note")
+SENSITIVITY_COLUMNS = ("claim_id", "target", "reading", "about", "verdict", "default_verdict",
+                       "changed", "our_value", "rule", "note")
+DEFAULT_READING = "default"
 
 Tables = Mapping[str, "pd.DataFrame"]
-CheckFn = Callable[[Tables, Mapping[str, Any]], "Outcome"]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a check found: our value as text, the verdict, and a note."""
-
-    our_value: str
-    verdict: str
-    note: str = ""
-
-    def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict {self.verdict!r} is not one of {VERDICTS}")
-
-
-def verdict_of(holds: bool) -> str:
-    """``reproduced`` when ``holds``, else ``not reproduced``."""
-    return REPRODUCED if holds else NOT_REPRODUCED
+CheckFn = Callable[[Tables, Mapping[str, Any]], Judgement]
 
 
 @dataclass(frozen=True)
@@ -60,22 +58,22 @@ class Claim:
     needs: tuple[str, ...]
 
     def evaluate(self, tables: Tables, settings: Mapping[str, Any],
-                 not_run: Mapping[str, str] | None = None) -> Outcome:
+                 not_run: Mapping[str, str] | None = None) -> Judgement:
         missing = [t for t in self.needs if t not in tables]
         skipped = [t for t in missing if t in (not_run or {})]
         if skipped:
             assert not_run is not None
-            return Outcome("", NOT_CHECKABLE, "; ".join(f"{t} not run: {not_run[t]}"
-                                                        for t in skipped))
+            return Judgement(NOT_CHECKABLE, "", "", "; ".join(f"{t} not run: {not_run[t]}"
+                                                              for t in skipped))
         if missing:
-            return Outcome("", NOT_CHECKABLE, f"no results for {', '.join(missing)} "
-                                              "(target disabled or not run)")
+            return Judgement(NOT_CHECKABLE, "", "", f"no results for {', '.join(missing)} "
+                                                    "(target disabled or not run)")
         try:
             return self.check(tables, settings)
         except Exception as err:  # a broken check must not hide the others
             where = traceback.extract_tb(err.__traceback__)[-1]
-            return Outcome("", NOT_CHECKABLE, f"check failed: {type(err).__name__}: {err} "
-                                              f"(line {where.lineno})")
+            return Judgement(NOT_CHECKABLE, "", "", f"check failed: {type(err).__name__}: "
+                                                    f"{err} (line {where.lineno})")
 
 
 _CLAIMS: dict[str, dict[str, Claim]] = {}
@@ -85,7 +83,7 @@ def claim(
     family: str, target: str, claim_id: str, statement: str, paper_value: str,
     needs: tuple[str, ...] | None = None,
 ) -> Callable[[CheckFn], CheckFn]:
-    """Decorator: register ``fn(tables, settings) -> Outcome`` as a claim check.
+    """Decorator: register ``fn(tables, settings) -> Judgement`` as a claim check.
 
     ``needs`` lists the targets whose tables the check reads (default: ``target``).
     """
@@ -125,12 +123,61 @@ def evaluate(
         for entry in registered(family):
             if wanted is not None and entry.target not in wanted:
                 continue
-            outcome = entry.evaluate(tables, settings.get(family, {}), not_run)
-            rows.append({"target": entry.target, "claim_id": entry.claim_id,
-                         "statement": entry.statement, "paper_value": entry.paper_value,
-                         "our_value": outcome.our_value, "verdict": outcome.verdict,
-                         "note": outcome.note})
+            rows.append(_row(entry, entry.evaluate(tables, settings.get(family, {}), not_run)))
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def _row(entry: Claim, judged: Judgement) -> dict[str, str]:
+    return {"target": entry.target, "claim_id": entry.claim_id, "statement": entry.statement,
+            "paper_value": entry.paper_value, "our_value": judged.ours,
+            "verdict": judged.verdict, "rule": judged.rule, "note": judged.note}
+
+
+def sensitivity(
+    family: str, tables: Tables, settings: Mapping[str, Any],
+    readings: Mapping[str, Mapping[str, Any]],
+) -> pd.DataFrame:
+    """Every claim of ``family`` that a reading reruns, judged under each reading.
+
+    ``readings`` maps a reading's name to ``{"about": text, "targets": {default
+    target: the reading's target}}``. A claim is affected by a reading when it
+    needs one of the reading's targets; it is judged on the tables with those
+    targets (and their per-seed tables) replaced by the reading's. The first row
+    of each affected claim is its default verdict.
+    """
+    import pandas as pd
+
+    from schedsim.experiments.kinds import SEEDS_SUFFIX
+
+    rows = []
+    for entry in registered(family):
+        default: Judgement | None = None
+        for name, reading in readings.items():
+            swapped = dict(reading["targets"])
+            if not swapped.keys() & set(entry.needs):
+                continue
+            if default is None:
+                default = entry.evaluate(tables, settings)
+                rows.append(_sensitivity_row(entry, DEFAULT_READING, "the default reading",
+                                             default, default))
+            view = dict(tables)
+            for base, other in swapped.items():
+                for suffix in ("", SEEDS_SUFFIX):
+                    if f"{other}{suffix}" in tables:
+                        view[f"{base}{suffix}"] = tables[f"{other}{suffix}"]
+                    else:
+                        view.pop(f"{base}{suffix}", None)
+            rows.append(_sensitivity_row(entry, name, str(reading.get("about", "")),
+                                         entry.evaluate(view, settings), default))
+    return pd.DataFrame(rows, columns=list(SENSITIVITY_COLUMNS))
+
+
+def _sensitivity_row(entry: Claim, reading: str, about: str, judged: Judgement,
+                     default: Judgement) -> dict[str, Any]:
+    return {"claim_id": entry.claim_id, "target": entry.target, "reading": reading,
+            "about": about, "verdict": judged.verdict, "default_verdict": default.verdict,
+            "changed": judged.verdict != default.verdict, "our_value": judged.ours,
+            "rule": judged.rule, "note": judged.note}
 
 
 def caption_rst(claims: pd.DataFrame, target: str) -> str:
@@ -142,6 +189,8 @@ def caption_rst(claims: pd.DataFrame, target: str) -> str:
     for row in part.itertuples(index=False):
         lines.append(f"* **{row.claim_id}** -- *{row.verdict}*: {_rst(row.statement)}")
         lines.append(f"  Paper: {_rst(row.paper_value)}. Ours: {_rst(row.our_value)}.")
+        if row.rule:
+            lines.append(f"  Rule: {_rst(row.rule)}.")
         if row.note:
             lines.append(f"  Note: {_rst(row.note)}")
     return "\n".join(lines) + "\n"

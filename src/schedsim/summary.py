@@ -7,15 +7,18 @@ import html
 from pathlib import Path
 from typing import Any
 
-VERDICT_COLORS = {"reproduced": "#d4edda", "not reproduced": "#f8d7da",
+VERDICT_COLORS = {"reproduced": "#d4edda", "contradicted": "#f8d7da",
+                  "inconclusive": "#fff3cd", "informational": "#d1ecf1",
                   "not checkable": "#e2e3e5"}
 
 
 def summary_html(claims_table: Any, figures: dict[str, Path],
-                 not_run: dict[str, str] | None = None) -> str:
-    """One page: per target its figure and its claims (paper vs ours, verdict).
+                 not_run: dict[str, str] | None = None,
+                 sensitivity: dict[str, Any] | None = None) -> str:
+    """One page: per target its figure and its claims (paper vs ours, verdict, rule).
 
-    Targets that were not run (``not_run``: target -> why) are listed first.
+    Targets that were not run (``not_run``: target -> why) are listed first; the
+    sensitivity tables (name -> table) come last, one section per family.
     """
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
              "<title>schedsim reproduction: claims</title><style>",
@@ -31,6 +34,8 @@ def summary_html(claims_table: Any, figures: dict[str, Path],
             data = base64.b64encode(figures[target].read_bytes()).decode("ascii")
             parts.append(f"<img alt='{html.escape(target)}' src='data:image/png;base64,{data}'>")
         parts.append(_claims_html(claims_table[claims_table["target"] == target]))
+    for name, table in (sensitivity or {}).items():
+        parts.append(_sensitivity_html(name, table))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
@@ -52,13 +57,27 @@ def _verdict_counts(claims_table: Any) -> str:
 def _claims_html(part: Any) -> str:
     if part.empty:
         return "<p>No automatic claim for this target.</p>"
-    head = "".join(f"<th>{c}</th>" for c in ("claim", "statement", "paper", "ours", "verdict",
-                                              "note"))
+    return _table(part, ("claim_id", "statement", "paper_value", "our_value", "verdict", "rule",
+                         "note"), ("claim", "statement", "paper", "ours (95% CI)", "verdict",
+                                   "rule", "note"))
+
+
+def _sensitivity_html(name: str, table: Any) -> str:
+    title = f"<h2>Sensitivity: {html.escape(name)}</h2>"
+    if table.empty:
+        return title + "<p>No sensitivity reading is configured for this family.</p>"
+    return title + _table(table, ("claim_id", "reading", "about", "verdict", "changed",
+                                  "our_value", "rule"),
+                          ("claim", "reading", "what it changes", "verdict",
+                           "changed vs default", "ours", "rule"))
+
+
+def _table(part: Any, columns: tuple[str, ...], heads: tuple[str, ...]) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in heads)
     rows = []
-    for row in part.itertuples(index=False):
-        color = VERDICT_COLORS.get(row.verdict, "#fff")
-        cells = [row.claim_id, row.statement, row.paper_value, row.our_value, row.verdict,
-                 row.note]
+    for row in part.to_dict("records"):
+        color = VERDICT_COLORS.get(str(row["verdict"]), "#fff")
         rows.append(f"<tr style='background:{color}'>"
-                    + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
+                    + "".join(f"<td>{html.escape(str(row.get(c, '')))}</td>" for c in columns)
+                    + "</tr>")
     return f"<table><tr>{head}</tr>{''.join(rows)}</table>"

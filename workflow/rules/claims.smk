@@ -13,6 +13,11 @@ rule claims:
             category="Claims",
         ),
         captions=all_captions(),
+        sensitivity=report(
+            sensitivity_tables(),
+            caption="../report/sensitivity.rst",
+            category="Claims",
+        ),
     log:
         "logs/claims/claims.log",
     benchmark:
@@ -27,9 +32,11 @@ rule claims:
         modules=family_modules(),
         settings=claim_settings(),
         not_run=not_run(),
+        readings=readings(),
         code=claims_code(),
     shell:
         "python -m schedsim.experiments claims --modules {params.modules:q}"
         " --settings {params.settings:q} --not-run {params.not_run:q}"
+        " --readings {params.readings:q} --sensitivity-dir results/tables"
         " --out {output.csv} --captions results/claims"
         " {input.tables} {input.seeds} > {log} 2>&1"

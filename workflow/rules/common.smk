@@ -72,11 +72,11 @@ SUMMARY_CODE = code_of("schedsim.experiments.cli", "schedsim.summary")
 
 
 wildcard_constraints:
-    family="[a-z]+",
+    family="[a-z]+(@[a-z0-9-]+)?",
     variant="[A-Za-z0-9_.-]+",
     seed="[0-9]+",
     ext="swf|cwf",
-    target="[A-Z]+-[A-Z0-9]+",
+    target="[A-Z]+-[A-Z0-9]+(@[a-z0-9-]+)?",
     policy="[A-Za-z0-9_+-]+",
     point="[A-Za-z0-9_.+-]+",
     file="[A-Za-z0-9_.+-]+",
@@ -161,12 +161,27 @@ def all_seed_tables():
     return [f"results/tables/{target}.seeds.csv" for target in PLAN.targets]
 
 
+def figure_targets():
+    """Targets drawn in the report: the default reading's (not the sensitivity runs)."""
+    return [target for target, spec in PLAN.targets.items() if not spec.reading]
+
+
 def all_figures(ext="png"):
-    return [f"results/figures/{target}.{ext}" for target in PLAN.targets]
+    return [f"results/figures/{target}.{ext}" for target in figure_targets()]
 
 
 def all_captions():
-    return [f"results/claims/{target}.rst" for target in PLAN.targets]
+    return [f"results/claims/{target}.rst" for target in figure_targets()]
+
+
+def sensitivity_tables():
+    return [f"results/tables/{family.upper()}-sensitivity.csv" for family in PLAN.families]
+
+
+def readings():
+    return canonical_json({family: {name: {"about": r.about, "targets": dict(r.targets)}
+                                    for name, r in found.items()}
+                           for family, found in PLAN.readings.items()})
 
 
 def all_chosen():
@@ -204,5 +219,6 @@ def all_outputs():
         *all_figures("pdf"),
         *all_chosen(),
         "results/claims.csv",
+        *sensitivity_tables(),
         "results/summary.html",
     ]

@@ -6,6 +6,7 @@ rule report:
     input:
         claims="results/claims.csv",
         figures=all_figures("png"),
+        sensitivity=sensitivity_tables(),
     output:
         report(
             "results/summary.html",
@@ -27,5 +28,5 @@ rule report:
         code=SUMMARY_CODE,
     shell:
         "python -m schedsim.experiments summary --claims {input.claims}"
-        " --not-run {params.not_run:q}"
+        " --not-run {params.not_run:q} --sensitivity {input.sensitivity}"
         " --out {output} {input.figures} > {log} 2>&1"

@@ -74,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
     cla.add_argument("--out", required=True, help="output CSV")
     cla.add_argument("--captions", help="directory for one <target>.rst per target")
     cla.add_argument("--not-run", default="{}", help="JSON: target -> why it was not run")
+    cla.add_argument("--readings", default="{}", help="JSON: family -> reading -> {about, "
+                     "targets: {default target: the reading's target}}")
+    cla.add_argument("--sensitivity-dir", help="directory for <FAMILY>-sensitivity.csv")
     cla.add_argument("tables", nargs="*", help="aggregated tables (<target>.csv)")
     bench = sub.add_parser("benchmarks", help="per-rule totals of Snakemake benchmark files")
     bench.add_argument("directory", nargs="?", default="results/benchmarks")
@@ -81,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     summ.add_argument("--claims", required=True)
     summ.add_argument("--out", required=True)
     summ.add_argument("--not-run", default="{}", help="JSON: target -> why it was not run")
+    summ.add_argument("--sensitivity", nargs="*", default=[],
+                      help="sensitivity tables (<FAMILY>-sensitivity.csv)")
     summ.add_argument("figures", nargs="*", help="figure PNGs (<target>.png)")
     return parser
 
@@ -210,11 +215,18 @@ def cmd_claims(args: argparse.Namespace) -> int:
     for name, module in modules.items():
         get_family(name, module)  # imports the module, which registers its claims
     tables = {Path(p).name[: -len(".csv")]: pd.read_csv(p) for p in args.tables}
-    result = claims.evaluate(list(modules), tables, json.loads(args.settings),
-                             not_run=json.loads(args.not_run))
+    settings = json.loads(args.settings)
+    readings = json.loads(args.readings)
+    wanted = [t for t in tables if not t.endswith(SEEDS_SUFFIX) and "@" not in t]
+    result = claims.evaluate(list(modules), tables, settings, not_run=json.loads(args.not_run))
     write_csv(result, args.out)
+    if args.sensitivity_dir:
+        for family in modules:
+            table = claims.sensitivity(family, tables, settings.get(family, {}),
+                                       readings.get(family, {}))
+            write_csv(table, Path(args.sensitivity_dir) / f"{family.upper()}-sensitivity.csv")
     if args.captions:
-        for target in [t for t in tables if not t.endswith(SEEDS_SUFFIX)]:
+        for target in wanted:
             write_text_atomic(Path(args.captions) / f"{target}.rst",
                               claims.caption_rst(result, target))
     counts = result["verdict"].value_counts().to_dict()
@@ -229,8 +241,10 @@ def cmd_summary(args: argparse.Namespace) -> int:
     from schedsim.summary import summary_html
 
     claims_table = pd.read_csv(args.claims, keep_default_na=False)
+    sensitivity = {Path(p).stem: pd.read_csv(p, keep_default_na=False)
+                   for p in args.sensitivity}
     page = summary_html(claims_table, {Path(p).stem: Path(p) for p in args.figures},
-                        json.loads(args.not_run))
+                        json.loads(args.not_run), sensitivity)
     write_text_atomic(args.out, page)
     return 0
 

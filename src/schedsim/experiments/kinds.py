@@ -107,6 +107,12 @@ class Context:
     seeds: tuple[int, ...]
     base: Path
     planned: Mapping[str, TargetSpec]
+    workload_dir: str = ""  # workloads of a sensitivity reading that changes them
+
+    @property
+    def workload_family(self) -> str:
+        """The directory under results/workloads/ of this context's workloads."""
+        return self.workload_dir or self.family.name
 
     @property
     def module(self) -> str:
@@ -273,7 +279,7 @@ class Sweep:
         fam = ctx.family
         return {"machine": machine, "model": ctx.section["workload"]["model"],
                 "seeds": ctx.seeds, "workload_info": fam.workload_info,
-                "workloads": {str(s): workload_path(fam.name, variant.name, s,
+                "workloads": {str(s): workload_path(ctx.workload_family, variant.name, s,
                                                     fam.workload_ext) for s in ctx.seeds}}
 
     def inputs(self, spec: TargetSpec, points: Sequence[PointSpec]) -> list[str]:
@@ -289,7 +295,8 @@ class Sweep:
             for variant in self.panel_variants(ctx, raw, panel):
                 generation = fam.workload(ctx.section, variant)
                 for seed in ctx.seeds:
-                    path = workload_path(fam.name, variant.name, seed, fam.workload_ext)
+                    path = workload_path(ctx.workload_family, variant.name, seed,
+                                         fam.workload_ext)
                     out[path] = {**generation, "seed": seed}
         return out
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,19 @@ from schedsim.experiments.family import enabled_families, get_family
 from schedsim.experiments.kinds import KINDS, Context, check_function, chosen_path
 from schedsim.experiments.spec import SWEEP, PointSpec, TargetSpec
 from schedsim.traces import DOWNLOAD_DIR, TraceLog, TraceSettings, find, reachable
+
+READING_MARK = "@"  # results/tables/<target>@<reading>.csv
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A sensitivity reading: an open point read another way, and the targets rerun.
+
+    ``targets`` maps each default target to its counterpart under the reading.
+    """
+
+    about: str
+    targets: Mapping[str, str]
 
 
 @dataclass
@@ -33,6 +46,7 @@ class Plan:
     not_run: dict[str, str] = field(default_factory=dict)
     fetches: dict[str, TraceLog] = field(default_factory=dict)
     unreachable: dict[str, str | None] = field(default_factory=dict)
+    readings: dict[str, dict[str, Reading]] = field(default_factory=dict)
 
     @property
     def families(self) -> list[str]:
@@ -76,7 +90,55 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
                 continue
             _plan_target(plan, ctx, target, resolved)
         plan.claim_settings[name] = dict(section.get("claims") or {})
+        for reading, given in (section.get("sensitivity") or {}).items():
+            if given.get("enabled", True):
+                _plan_reading(plan, ctx, reading, given)
     return plan
+
+
+def _plan_reading(plan: Plan, ctx: Context, reading: str, given: Mapping[str, Any]) -> None:
+    """Plan the targets of one sensitivity reading (``sensitivity.<reading>`` of a family).
+
+    A reading overrides policy parameters, workload parameters or a target's
+    ``args``; it reruns the targets it names, and the derived targets whose
+    sources it all reruns. A point the reading leaves unchanged is not run again:
+    the reading's table reads the default run file. Chosen parameters stay the
+    ones chosen under the default reading.
+    """
+    section = ctx.section
+    workload = dict(section["workload"])
+    workload_params = dict(given.get("workload_params") or {})
+    if workload_params:
+        workload["params"] = {**(workload.get("params") or {}), **workload_params}
+    policy_params = {p: dict(v) for p, v in (section.get("policy_params") or {}).items()}
+    for policy, values in (given.get("policy_params") or {}).items():
+        policy_params[policy] = {**policy_params.get(policy, {}), **values}
+    reading_section = {**section, "workload": workload, "policy_params": policy_params}
+    rctx = replace(ctx, section=reading_section,
+                   workload_dir=f"{ctx.family.name}{READING_MARK}{reading}"
+                   if workload_params else "")
+    named = [t for t in given.get("targets") or () if t in plan.targets]
+    raws = dict(_targets(section))
+    renamed: dict[str, str] = {}
+    for target in [*named, *(t for t, raw in raws.items()
+                             if raw.get("kind", SWEEP) != SWEEP and raw.get("sources")
+                             and all(src in named for src in raw["sources"]))]:
+        if target not in plan.targets:
+            continue  # not run (e.g. no log): neither is its reading
+        resolved = _resolve(rctx, target, raws[target], plan)
+        if resolved is None:
+            continue
+        raw = dict(resolved)
+        if raw.get("sources"):
+            raw["sources"] = [renamed[src] for src in raw["sources"]]
+        args = (given.get("args") or {}).get(target)
+        if args:
+            raw["args"] = {**(raw.get("args") or {}), **args}
+        name = renamed[target] = f"{target}{READING_MARK}{reading}"
+        _plan_target(plan, rctx, name, raw, reuse_from=target)
+        plan.targets[name] = replace(plan.targets[name], reading=reading, base=target)
+    plan.readings.setdefault(ctx.family.name, {})[reading] = Reading(
+        str(given.get("about", "")), renamed)
 
 
 def _targets(section: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
@@ -138,11 +200,13 @@ def _choose_log(ctx: Context, trace: Mapping[str, Any],
     return None, reasons
 
 
-def _plan_target(plan: Plan, ctx: Context, target: str, raw: Mapping[str, Any]) -> None:
+def _plan_target(plan: Plan, ctx: Context, target: str, raw: Mapping[str, Any],
+                 reuse_from: str | None = None) -> None:
+    """Plan one target; with ``reuse_from``, points equal to that target's are reused."""
     kind = KINDS[raw.get("kind", SWEEP)]
     spec = kind.target(ctx, target, raw)
     check_function(spec)
-    points = kind.points(ctx, spec, raw)
+    points = [_reused(plan, point, reuse_from) for point in kind.points(ctx, spec, raw)]
     for point in points:
         check_point(point)
         plan.points[point.run_path] = point
@@ -150,6 +214,14 @@ def _plan_target(plan: Plan, ctx: Context, target: str, raw: Mapping[str, Any]) 
         plan.workloads.setdefault(path, workload)
     plan.targets[target] = spec
     plan.inputs_of[target] = kind.inputs(spec, points)
+
+
+def _reused(plan: Plan, point: PointSpec, default_target: str | None) -> PointSpec:
+    """The default target's point when ``point`` differs from it by the target only."""
+    if default_target is None:
+        return point
+    same = replace(point, target=default_target)
+    return same if plan.points.get(same.run_path) == same else point
 
 
 def check_point(point: PointSpec) -> None:

@@ -112,7 +112,44 @@ def simulate_once(workload: SeedWorkload, machine: Machine, policy: str,
     return {"jobs": summary.jobs, "ATT": summary.mean_response, "AWT": summary.mean_wait,
             "ART": summary.mean_runtime, "BSLD": summary.mean_bounded_slowdown,
             "max_wait": summary.max_wait, "utilization": summary.utilization,
-            "makespan": summary.makespan, "slowdown": summary.slowdown_of_means}
+            "makespan": summary.makespan, "slowdown": summary.slowdown_of_means,
+            **dedicated_timeliness(schedule),
+            "elastic_running_share": elastic_running_share(schedule, workload.changes)}
+
+
+def dedicated_timeliness(schedule: Any) -> dict[str, float]:
+    """Share of dedicated jobs started at their requested time, and their mean lateness.
+
+    A dedicated job is on time when it starts within 1 s of its ``requested_start``
+    (it may not start earlier); lateness is ``start - requested_start`` in seconds.
+    NaN for both when the workload has no dedicated job.
+    """
+    late = [start - job.requested_start for job, start in zip(schedule.jobs, schedule.start,
+                                                              strict=True)
+            if job.requested_start is not None]
+    if not late:
+        return {"dedicated_on_time": math.nan, "dedicated_lateness": math.nan}
+    return {"dedicated_on_time": sum(1 for x in late if x <= ON_TIME_SLACK) / len(late),
+            "dedicated_lateness": math.fsum(late) / len(late)}
+
+
+ON_TIME_SLACK = 1.0  # seconds
+
+
+def elastic_running_share(schedule: Any, changes: Sequence[RuntimeChange]) -> float:
+    """Share of elastic commands issued while their job was running (NaN: no command).
+
+    The others reach a job that is still waiting (or already done, or not yet arrived).
+    """
+    if not changes:
+        return math.nan
+    index = {job.id: i for i, job in enumerate(schedule.jobs)}
+    running = 0
+    for command in changes:
+        i = index.get(command.job_id)
+        if i is not None and schedule.start[i] <= command.time < schedule.end[i]:
+            running += 1
+    return running / len(changes)
 
 
 def run_point(spec: PointSpec) -> list[dict[str, Any]]:

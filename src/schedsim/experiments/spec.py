@@ -189,6 +189,8 @@ class TargetSpec:
     policy_labels: Mapping[str, str] = field(default_factory=dict)
     seed_unit: str = "seeds"
     module: str = ""
+    reading: str = ""  # a sensitivity reading: this target is ``base`` run under it
+    base: str = ""
 
     def show(self, policy: str) -> str:
         """The display name of a policy (``policy_labels``, else its own name)."""

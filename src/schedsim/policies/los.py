@@ -44,22 +44,37 @@ from schedsim.policies.los_dedicated import DedicatedJobs
 from schedsim.policies.los_dp import packing_dp
 from schedsim.policies.registry import NoSettings, register_policy, setting
 
-DEFAULT_LOOKAHEAD = 50
+WHOLE_QUEUE = 0  # lookahead 0: the DP examines the whole waiting queue
 DEFAULT_MAX_SKIP = 7
+PAPER_HEADS, NOTE_HEADS, LITERAL_HEADS = "paper", "note", "literal"
 
 
 @dataclass(frozen=True)
-class LOSSettings:
+class LookaheadSettings:
+    """The window every LOS-family DP examines."""
+
+    lookahead: int = setting(WHOLE_QUEUE, "lookahead window L: the DP considers the first L "
+                             "waiting jobs, head included; 0: the whole queue (LOS paper, "
+                             "sec. III-A; Shmueli & Feitelson limit it to 50 for speed)",
+                             low=0)
+
+
+@dataclass(frozen=True)
+class LOSSettings(LookaheadSettings):
     """Settings of LOS and LOS-D."""
 
-    lookahead: int = setting(DEFAULT_LOOKAHEAD, "lookahead window L: the DP considers the "
-                             "first L waiting jobs, head included (Shmueli & Feitelson)",
-                             low=1)
+    head_rule: str = setting(PAPER_HEADS, "paper: every fitting head starts, then "
+                             "Reservation_DP around the first head that does not fit (sec. "
+                             "III-A); note: one fitting head starts, then Basic_DP without a "
+                             "reservation; literal: Algorithm 1 with C_s = 0, one fitting head "
+                             "starts and nothing else until the next event "
+                             "(docs/deviations-los.md D1)",
+                             choices=(PAPER_HEADS, NOTE_HEADS, LITERAL_HEADS))
 
 
 @dataclass(frozen=True)
-class DelayedLOSSettings(LOSSettings):
-    """Settings of Delayed-LOS and Hybrid-LOS: LOS's, and the maximum skip count."""
+class DelayedLOSSettings(LookaheadSettings):
+    """Settings of Delayed-LOS and Hybrid-LOS: the window, and the maximum skip count."""
 
     c_s: int = setting(DEFAULT_MAX_SKIP, "maximum skip count C_s: a fitting queue head "
                        "skipped this many times starts at once (LOS paper, Algorithm 1)",
@@ -129,6 +144,8 @@ class LOS(QueuePolicy[LOSSettings]):
     def __init__(self, settings: LOSSettings, machine: Machine) -> None:
         super().__init__(settings, machine)
         self.unit = machine.unit
+        self.head_rule = getattr(settings, "head_rule", PAPER_HEADS)  # Delayed-LOS: no choice
+        self.window = settings.lookahead or None
 
     def size(self, job: Job) -> int:
         """The job's size in allocation units."""
@@ -137,26 +154,33 @@ class LOS(QueuePolicy[LOSSettings]):
     # -- engine protocol --------------------------------------------------
     def schedule(self, view: EngineView) -> list[Decision]:
         cycle = Cycle(view, self.unit)
-        self.start_heads(cycle)
+        started = self.start_heads(cycle)
+        if started and self.head_rule == LITERAL_HEADS:
+            return cycle.decisions
         if self.queue and cycle.free > 0:
             self.fill(cycle)
         return cycle.decisions
 
     # -- the steps variants override ----------------------------------------
-    def start_heads(self, cycle: Cycle) -> None:
-        """Start queue heads while they fit and must start."""
+    def start_heads(self, cycle: Cycle) -> int:
+        """Start queue heads while they fit and must start (one only under the note's
+        and the literal reading); return how many started."""
         queue = self.queue
-        while True:
+        most = 1 if self.head_rule != PAPER_HEADS else len(queue) + 1
+        count = 0
+        while count < most:
             self.promote_due_jobs(cycle)
             if not queue:
-                return
+                break
             head = queue[0]
             units = self.size(head)
             if units > cycle.free or not self.head_must_start(head):
-                return
+                break
             del queue[0]
             self.started(head)
             cycle.start(head, units)
+            count += 1
+        return count
 
     def promote_due_jobs(self, cycle: Cycle) -> None:
         """Hook: bring jobs that are due to the head of the queue (dedicated jobs)."""
@@ -169,7 +193,14 @@ class LOS(QueuePolicy[LOSSettings]):
         """Hook: ``job`` leaves the queue to start now."""
 
     def fill(self, cycle: Cycle) -> None:
-        """The head does not fit: Reservation_DP around its reservation (Algorithm 1, 12-20)."""
+        """The head does not fit: Reservation_DP around its reservation (Algorithm 1, 12-20).
+
+        Under the note's reading a head that fits here (one head has started) is
+        packed with the rest by Basic_DP, with no reservation.
+        """
+        if self.head_rule == NOTE_HEADS and self.size(self.queue[0]) <= cycle.free:
+            self.start_best(cycle, 0, self.extra_freezes(cycle))
+            return
         head_freeze = cycle.reservation(self.size(self.queue[0]))
         self.start_best(cycle, 1, [head_freeze, *self.extra_freezes(cycle)])
 
@@ -208,7 +239,8 @@ class LOS(QueuePolicy[LOSSettings]):
         positions: list[int] = []
         sizes: list[int] = []
         frozen: list[list[int]] = [[] for _ in freezes]
-        for position in range(first, min(len(queue), self.settings.lookahead)):
+        last = len(queue) if self.window is None else min(len(queue), self.window)
+        for position in range(first, last):
             job = queue[position]
             units = self.size(job)
             if units > free:

@@ -78,18 +78,32 @@ class HrfSettings(MoldableSettings):
                                  "T(x)-T(x+1) in seconds exceeds this")
 
 
+EARLIEST_COMPLETION, MAX_PROCESSORS = "earliest-completion", "max-processors"
+WEIGHT_SHARE, SQRT_SHARE = "weight", "sqrt"
+
+
 @dataclass(frozen=True)
 class SubmitGreedySettings(MoldableSettings):
-    """Settings of Submit-time Greedy (HRF paper, sec. 3.1): the common ones only."""
+    """Settings of Submit-time Greedy (HRF paper, sec. 3.1)."""
+
+    greedy_size: str = setting(EARLIEST_COMPLETION, "the size with the earliest estimated "
+                               "completion (sec. 3.1: the shortest turnaround) or the most "
+                               "processors allowed (sec. 3.3, 6.3: 'as many processors as "
+                               "possible'); docs/deviations-hrf.md G1",
+                               choices=(EARLIEST_COMPLETION, MAX_PROCESSORS))
 
 
 @dataclass(frozen=True)
 class FairShareSettings(MoldableSettings):
     """Settings of the fair-share schemes (HRF paper, sec. 3.1; docs/deviations-hrf.md)."""
 
-    fair_weights_over: str = setting("system", "sum the square-root weights over all jobs "
-                                     "in the system or the queued jobs only "
-                                     "(docs/deviations-hrf.md)", choices=("system", "queue"))
+    fair_weights_over: str = setting("system", "sum the weights over all jobs in the system "
+                                     "or the queued jobs only (docs/deviations-hrf.md)",
+                                     choices=("system", "queue"))
+    fair_share: str = setting(WEIGHT_SHARE, "a job's share of the machine is proportional to "
+                              "its weight w_i, the sequential run time (HRF paper sec. 3.1), "
+                              "or to sqrt(w_i) (docs/deviations-hrf.md G3)",
+                              choices=(WEIGHT_SHARE, SQRT_SHARE))
 
 
 @dataclass(frozen=True)
@@ -427,11 +441,17 @@ class SubmitGreedyAllocation(Allocation):
     def __init__(self, settings: MoldableSettings, machine: Machine) -> None:
         super().__init__(settings, machine)
         self.sizes: dict[int, int] = {}
+        # Submit-time Fair keeps the earliest-completion size (its settings have no choice)
+        self.greedy_size = getattr(settings, "greedy_size", EARLIEST_COMPLETION)
 
     def submitted(self, job: Job, state: SystemState) -> None:
         candidates = self.job_sizes.of(job).up_to(self._limit(job, state))
-        plan = WhatIfPlan(state, self.size)
-        self.sizes[job.index] = earliest_completion_size(candidates, plan.completion, state.now)
+        if self.greedy_size == MAX_PROCESSORS:
+            self.sizes[job.index] = candidates.sizes[-1]
+        else:
+            plan = WhatIfPlan(state, self.size)
+            self.sizes[job.index] = earliest_completion_size(candidates, plan.completion,
+                                                             state.now)
         self.job_sizes.forget(job)
 
     def started(self, job: Job) -> None:
@@ -466,31 +486,36 @@ FAIR_SETS: dict[str, Callable[[SystemState], list[Job]]] = {
 
 
 class FairShare:
-    """The fair-share limit (docs/deviations-hrf.md; HRF paper sec. 3.1: weight = sequential time).
+    """The fair-share limit (HRF paper sec. 3.1: "restricted by its weight, which refers
+    to the sequential runtime of the job"; docs/deviations-hrf.md G3).
 
-    ``Pfair_i = max(unit, floor_unit(m x sqrt(w_i) / sum_{k in K} sqrt(w_k)))``, with K
-    from ``FAIR_SETS``: all jobs in the system, or the queued ones; plus i itself.
+    ``Pfair_i = max(unit, floor_unit(m x f(w_i) / sum_{k in K} f(w_k)))`` with
+    ``f(w) = w`` (default, as the paper words it) or ``f(w) = sqrt(w)`` (setting
+    ``fair_share``), K from ``FAIR_SETS`` (all jobs in the system, or the queued
+    ones) plus job i itself.
     """
 
     def __init__(self, settings: FairShareSettings, capacity: int, unit: int) -> None:
         self.weighted_jobs = FAIR_SETS[settings.fair_weights_over]
+        self.transform: Callable[[float], float] = math.sqrt \
+            if settings.fair_share == SQRT_SHARE else float
         self.capacity = capacity
         self.unit = unit
-        self._roots: dict[int, float] = {}
+        self._shares: dict[int, float] = {}
 
-    def root_sum(self, state: SystemState, newcomer: Job | None = None) -> float:
-        """``sum_{k in K} sqrt(w_k)``; ``newcomer`` is a job not yet in the queue."""
-        total = sum(self._root(job) for job in self.weighted_jobs(state))
-        return total + self._root(newcomer) if newcomer is not None else total
+    def weight_sum(self, state: SystemState, newcomer: Job | None = None) -> float:
+        """``sum_{k in K} f(w_k)``; ``newcomer`` is a job not yet in the queue."""
+        total = sum(self._weight(job) for job in self.weighted_jobs(state))
+        return total + self._weight(newcomer) if newcomer is not None else total
 
-    def limit(self, job: Job, root_sum: float) -> int:
-        share = self.capacity * self._root(job) / root_sum
+    def limit(self, job: Job, weight_sum: float) -> int:
+        share = self.capacity * self._weight(job) / weight_sum
         return max(1, math.floor(share / self.unit + ROUNDING_SLACK)) * self.unit
 
-    def _root(self, job: Job) -> float:
-        found = self._roots.get(job.index)
+    def _weight(self, job: Job) -> float:
+        found = self._shares.get(job.index)
         if found is None:
-            found = self._roots[job.index] = math.sqrt(sequential_estimate(job))
+            found = self._shares[job.index] = self.transform(sequential_estimate(job))
         return found
 
 
@@ -505,7 +530,7 @@ class SubmitFairAllocation(SubmitGreedyAllocation):
         self.fair = FairShare(settings, self.job_sizes.capacity, self.job_sizes.unit)
 
     def _limit(self, job: Job, state: SystemState) -> int:
-        return self.fair.limit(job, self.fair.root_sum(state, newcomer=job))
+        return self.fair.limit(job, self.fair.weight_sum(state, newcomer=job))
 
 
 # -- Schedule-time Fair (HRF paper sec. 3.1; docs/deviations-hrf.md) ---------------------
@@ -547,7 +572,7 @@ class ScheduleFairAllocation(Allocation):
         self.fair = FairShare(settings, self.job_sizes.capacity, self.job_sizes.unit)
         self._steps: AvailabilitySteps | None = None
         self._state: SystemState | None = None
-        self._root_sum = 0.0
+        self._weight_sum = 0.0
         self._sizes: dict[int, int] = {}
 
     def started(self, job: Job) -> None:
@@ -556,7 +581,7 @@ class ScheduleFairAllocation(Allocation):
     def prepare(self, state: SystemState) -> None:
         self._state = state
         self._steps = None
-        self._root_sum = self.fair.root_sum(state)
+        self._weight_sum = self.fair.weight_sum(state)
         self._sizes.clear()
 
     def size(self, job: Job) -> int:
@@ -569,7 +594,7 @@ class ScheduleFairAllocation(Allocation):
         assert self._state is not None, "prepare() first"
         if self._steps is None:
             self._steps = AvailabilitySteps(self._state)
-        candidates = self.job_sizes.of(job).up_to(self.fair.limit(job, self._root_sum))
+        candidates = self.job_sizes.of(job).up_to(self.fair.limit(job, self._weight_sum))
         return earliest_completion_size(candidates, self._steps.completion, self._state.now)
 
 
