@@ -272,3 +272,14 @@ def test_registry_rejects_a_second_check_under_one_id() -> None:
             lambda t, s: Judgement(REPRODUCED, "", ""))
     with pytest.raises(ValueError):
         Judgement("maybe", "", "")
+
+
+def test_the_reproduction_doc_lists_every_claim() -> None:
+    from pathlib import Path
+
+    from schedsim.experiments.families import los  # noqa: F401  (registers its claims)
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "reproduction.md").read_text()
+    for family in ("hrf", "los"):
+        for entry in claims.registered(family):
+            assert f"| {entry.claim_id} |" in doc, entry.claim_id

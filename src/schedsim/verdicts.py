@@ -113,7 +113,10 @@ class Pair:
 
 
 def _num(x: float) -> str:
-    return "nan" if math.isnan(x) else f"{x:.4g}"
+    """Four significant digits; whole numbers with thousands separators from 10,000 on."""
+    if math.isnan(x):
+        return "nan"
+    return f"{x:,.0f}" if math.isfinite(x) and abs(x) >= 1e4 else f"{x:.4g}"
 
 
 def _ci(interval: Interval) -> str:

@@ -255,7 +255,8 @@ def claim_t1_choice(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, A
     literal = hrf_example_allocation(budget_includes_initial=False)
     judged = formula(float(sum(abs(a - b) for a, b in zip(ours, TABLE1_STRATEGIES["A"],
                                                            strict=True))), 0.0, 0.0)
-    return Judgement(judged.verdict, f"{choice} {ours}", "formula (exact allocation)",
+    return Judgement(judged.verdict, choice if choice == str(ours) else f"{choice} {ours}",
+                     "formula (exact allocation)",
                      "holds by construction of reading H1, whose budget was read off this "
                      f"example; the literal Algorithm 1 gives {literal} (sensitivity table)")
 

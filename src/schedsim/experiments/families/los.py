@@ -197,7 +197,7 @@ def improvement_table(table: pd.DataFrame, seeds: pd.DataFrame | None,
     """Tables IV-VII: rows utilization, wait, slowdown; per baseline ours, paper, load, CI."""
     import pandas as pd
 
-    paper = PAPER_TABLES.get(spec["target"])
+    paper = PAPER_TABLES.get(spec["target"].split("@")[0])  # a reading's copy: the same table
     rows = []
     for index, (metric, name, sign) in enumerate(TABLE_METRICS):
         row: dict[str, Any] = {"target": spec["target"], "metric": name, "column": metric,
