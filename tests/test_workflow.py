@@ -239,6 +239,9 @@ def test_a_model_change_reruns_its_workloads_not_the_others(workdir: Path) -> No
 
 @pytest.mark.parametrize(("change", "message"), [
     ("hrf={targets: {HRF-F5: {policies: [Nope]}}}", "unknown policy 'Nope'"),
+    ("hrf={sensitivity: {typo: {targets: [HRF-F99]}}}", "unknown or disabled target(s) HRF-F99"),
+    ("hrf={sensitivity: {typo: {targets: [HRF-F7], policy_params: {HRFBf: {nope: 1}}}}}",
+     "nope"),
     ("hrf={policy_params: {HRFBf: {nope: 1}}}", "unknown parameter 'nope'"),
     ("los={policy_params: {LOS: {lookahead: -1}}}", "invalid; allowed: int in [0, inf]"),
 ])

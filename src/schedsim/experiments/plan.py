@@ -117,8 +117,12 @@ def _plan_reading(plan: Plan, ctx: Context, reading: str, given: Mapping[str, An
     rctx = replace(ctx, section=reading_section,
                    workload_dir=f"{ctx.family.name}{READING_MARK}{reading}"
                    if workload_params else "")
-    named = [t for t in given.get("targets") or () if t in plan.targets]
     raws = dict(_targets(section))
+    unknown = [t for t in given.get("targets") or () if t not in raws]
+    if unknown:
+        raise ValueError(f"{ctx.family.name}.sensitivity.{reading}: unknown or disabled "
+                         f"target(s) {', '.join(unknown)}; known: {', '.join(raws)}")
+    named = [t for t in given.get("targets") or () if t in plan.targets]
     renamed: dict[str, str] = {}
     for target in [*named, *(t for t, raw in raws.items()
                              if raw.get("kind", SWEEP) != SWEEP and raw.get("sources")
