@@ -81,6 +81,7 @@ POLICY_MODULES = (
     "schedsim.policies.backfill",
     "schedsim.policies.moldable",
     "schedsim.policies.los",
+    "schedsim.policies.goal",
 )
 
 

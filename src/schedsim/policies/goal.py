@@ -1,0 +1,458 @@
+"""Goal-oriented scheduling on multi-partition machines, and its best-fit backfilling baselines.
+
+Paper: A. Prasitsupparote and S. Vasupongayya, "Impact of Multi-partition Systems on
+Goal-oriented Parallel Computer Job Scheduling Policies" (the GOAL paper). Every
+choice the paper leaves open is a named setting; docs/deviations-goal.md says what
+the paper says, what we do, and why.
+
+* Best fit (sec. 3.2): a job goes to "the partition with the least number of
+  available nodes that is large enough"; ties go to the lower partition index.
+* Best-fit FCFS-backfill and LXF-backfill (sec. 3.2): EASY on several partitions with
+  one reservation, for the first job in priority order that fits nowhere.
+* The goal-oriented policy (sec. 2): a depth-bounded discrepancy search over the
+  orders of the waiting jobs (schedule trees of "idea 1" or "idea 2"), each leaf a
+  plan judged by the Tradeoff(Tw:avgX) objective; the jobs whose planned start in the
+  best leaf is now start. The search stops at a node limit (4000 in the paper).
+
+Run times are exact (the paper's sec. 3.3): plans use ``Job.estimate``, which equals
+the run time in the workloads these policies are used with. Sizes are in nodes
+(machine unit 1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from schedsim.engine import Decision, EngineView, RunningJob, Start
+from schedsim.jobs import Job
+from schedsim.machine import Machine
+from schedsim.policies.backfill import shadow_and_extra
+from schedsim.policies.base import QueuePolicy
+from schedsim.policies.profile import Profile
+from schedsim.policies.registry import register_policy, setting
+
+FCFS_ORDER, LXF_ORDER = "fcfs", "lxf"
+TAU = 10.0  # seconds: the bounded-slowdown threshold of avgX
+
+
+# ----------------------------------------------------------------------------- best fit
+
+
+def best_fit_now(size: int, free: Sequence[int]) -> int | None:
+    """The partition with the fewest free nodes that still holds ``size``, or None."""
+    best: int | None = None
+    for index, nodes in enumerate(free):
+        if nodes >= size and (best is None or nodes < free[best]):
+            best = index
+    return best
+
+
+def expansion_factor(job: Job, now: float) -> float:
+    """XF = (wait so far + run time) / run time (LXF: the largest first)."""
+    return (now - job.submit + job.estimate) / max(job.estimate, 1e-9)
+
+
+def priority_order(queue: Sequence[Job], now: float, order: str) -> list[Job]:
+    """The waiting jobs in FCFS order, or by XF, largest first (ties: FCFS)."""
+    if order == FCFS_ORDER:
+        return list(queue)
+    return sorted(queue, key=lambda job: -expansion_factor(job, now))
+
+
+# ----------------------------------------------------------------------------- baselines
+
+
+@dataclass(frozen=True)
+class BestFitBackfillSettings:
+    """Settings of best-fit FCFS-backfill and LXF-backfill (GOAL paper, sec. 3.2)."""
+
+    reserve: str = setting("top", "which job gets the one reservation: the first job in "
+                           "priority order that fits nowhere (top) or the oldest waiting "
+                           "job (oldest); the same for FCFS (docs/deviations-goal.md)",
+                           choices=("top", "oldest"))
+
+
+class BestFitBackfill(QueuePolicy[BestFitBackfillSettings]):
+    """EASY on several partitions, each start by best fit (GOAL paper, sec. 3.2).
+
+    1. In priority order, start every job that fits some partition now, until the first
+       job R that fits nowhere.
+    2. R gets the only reservation: on each partition large enough, its shadow time and
+       extra nodes over that partition's running jobs; the reservation partition
+       minimises (shadow time, extra nodes, index).
+    3. One pass over the other jobs in priority order: a job may start on a partition
+       with enough free nodes that is not the reservation partition, or on it if it
+       ends by the shadow time or fits in the extra nodes (which it then uses up); the
+       best fit among those.
+    """
+
+    order = FCFS_ORDER
+
+    def schedule(self, view: EngineView) -> list[Decision]:
+        now = view.now
+        cycle = _Cycle(now, list(view.free), list(view.running.values()))
+        waiting = priority_order(self.queue, now, self.order)
+        for job in waiting:  # step 1
+            partition = best_fit_now(self.size(job), cycle.free)
+            if partition is None:
+                break
+            cycle.start(job, self.size(job), partition)
+        rest = [job for job in waiting if id(job) not in cycle.started]
+        if rest:
+            reserved = self._reserved(rest, cycle.free)
+            self._backfill([job for job in rest if job is not reserved], reserved, cycle)
+        self.queue = [job for job in self.queue if id(job) not in cycle.started]
+        return cycle.decisions
+
+    def size(self, job: Job) -> int:
+        return self.machine.round_up(job.procs)
+
+    def _reserved(self, rest: list[Job], free: list[int]) -> Job:
+        """The job of the reservation: the first of ``rest`` (it fits nowhere), or under
+        ``reserve: oldest`` the oldest waiting job that fits nowhere."""
+        if self.settings.reserve == "oldest":
+            blocked = [job for job in rest if best_fit_now(self.size(job), free) is None]
+            return min(blocked, key=lambda job: job.submit)
+        return rest[0]
+
+    def _backfill(self, rest: list[Job], reserved: Job, cycle: _Cycle) -> None:
+        """Steps 2 and 3: the one reservation, then one pass over the other jobs."""
+        shadow, extra, home = self._reservation(self.size(reserved), cycle)
+        for job in rest:
+            need, ends = self.size(job), cycle.now + job.estimate
+            allowed = [nodes if p != home or ends <= shadow or need <= extra else -1
+                       for p, nodes in enumerate(cycle.free)]
+            partition = best_fit_now(need, allowed)
+            if partition is None:
+                continue
+            if partition == home and ends > shadow:
+                extra -= need
+            cycle.start(job, need, partition)
+
+    def _reservation(self, size: int, cycle: _Cycle) -> tuple[float, int, int]:
+        """(shadow time, extra nodes, partition) of the reservation: the smallest."""
+        options = []
+        for p, capacity in enumerate(self.machine.partitions):
+            if capacity >= size:
+                mine = [r for r in cycle.running if r.partition == p]
+                shadow, extra = shadow_and_extra(cycle.now, cycle.free[p], mine, size)
+                options.append((shadow, extra, p))
+        if not options:
+            raise ValueError(f"a job of {size} nodes fits no partition "
+                             f"{self.machine.partitions}")
+        return min(options)
+
+
+@dataclass
+class _Cycle:
+    """One scheduling call of a baseline: free nodes, running jobs, starts so far."""
+
+    now: float
+    free: list[int]
+    running: list[RunningJob]
+    decisions: list[Decision] = field(default_factory=list)
+    started: set[int] = field(default_factory=set)
+
+    def start(self, job: Job, size: int, partition: int) -> None:
+        self.decisions.append(Start(job, size, partition))
+        self.free[partition] -= size
+        self.running.append(RunningJob(job, self.now, size, partition, (), self.now + job.estimate))
+        self.started.add(id(job))
+
+
+class BestFitLXFBackfill(BestFitBackfill):
+    """LXF-backfill: the same, in order of expansion factor, largest first."""
+
+    order = LXF_ORDER
+
+
+# ----------------------------------------------------------------------------- the search
+
+
+@dataclass(frozen=True)
+class GoalSettings:
+    """Settings of the goal-oriented policy (GOAL paper, sec. 2; docs/deviations-goal.md)."""
+
+    node_limit: int = setting(4000, "the search stops before a placement once this many "
+                              "placements were made and a complete plan exists (sec. 3.2)",
+                              low=1)
+    tree: str = setting("idea2", "idea2: children are jobs, each placed by best fit; idea1: "
+                        "children are (job, partition) pairs (sec. 2.2)",
+                        choices=("idea2", "idea1"))
+    idea1_order: str = setting("partition_first", "idea 1: a job's partitions in index order "
+                               "(the paper) or best fit first", choices=("partition_first",
+                                                                         "best_fit_first"))
+    branching: str = setting(FCFS_ORDER, "the order of a node's children: FCFS or largest "
+                             "expansion factor first", choices=(FCFS_ORDER, LXF_ORDER))
+    objective: str = setting("tradeoff", "tradeoff: 1% of Tw is worth 1% of avgX; "
+                             "hierarchical: Tw first, then avgX",
+                             choices=("tradeoff", "hierarchical"))
+    bound: str = setting("history", "the wait bound omega of Tw: the largest wait of any job "
+                         "started so far (history), the largest planned wait of the FCFS "
+                         "plan (fcfs_leaf), or `omega` (fixed)",
+                         choices=("history", "fcfs_leaf", "fixed"))
+    omega: float = setting(0.0, "the wait bound in seconds when bound is fixed", low=0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One job of a plan: where and when it starts."""
+
+    job: int  # index into the search's job list
+    partition: int
+    start: float
+
+
+@dataclass
+class SearchStats:
+    """What one search did: placements made, complete plans judged, and whether the limit
+    cut it short."""
+
+    nodes: int = 0
+    leaves: int = 0
+    stopped: bool = False
+
+
+@dataclass(frozen=True)
+class Score:
+    """The objective of a plan: Tw (total wait above omega) and avgX (mean bounded
+    expansion factor)."""
+
+    total_excess_wait: float
+    mean_expansion: float
+
+
+def relative_gain(new: float, old: float) -> float:
+    """(old - new) / old; 0 when both are 0; minus infinity when only ``old`` is 0."""
+    if old > 0:
+        return (old - new) / old
+    return 0.0 if new == old else -math.inf
+
+
+def tradeoff_better(new: Score, old: Score) -> bool:
+    """Tradeoff(Tw:avgX): a 1% cut of Tw is worth a 1% cut of avgX."""
+    gain = relative_gain(new.total_excess_wait, old.total_excess_wait) \
+        + relative_gain(new.mean_expansion, old.mean_expansion)
+    return gain > 1e-12
+
+
+def hierarchical_better(new: Score, old: Score) -> bool:
+    return (new.total_excess_wait, new.mean_expansion) < \
+        (old.total_excess_wait, old.mean_expansion)
+
+
+OBJECTIVES: dict[str, Callable[[Score, Score], bool]] = {
+    "tradeoff": tradeoff_better, "hierarchical": hierarchical_better}
+
+
+@dataclass
+class SearchJob:
+    """What the search knows of a waiting job."""
+
+    size: int
+    runtime: float
+    submit: float
+
+
+@dataclass
+class Search:
+    """Depth-bounded discrepancy search over the orders of ``jobs`` (Walsh 1997).
+
+    Iteration k = -1 ... n-2 takes every child at depths below k, every child but the
+    first at depth k, and the first child below; iteration -1 is the greedy path, and
+    every order is visited once over all iterations. A node is one placement
+    (revisits count). Before each placement the search stops once ``node_limit``
+    placements were made and a leaf exists; the greedy path always completes.
+    """
+
+    jobs: Sequence[SearchJob]
+    profiles: list[Profile]
+    capacities: Sequence[int]
+    now: float
+    omega: float
+    settings: GoalSettings
+    stats: SearchStats = field(default_factory=SearchStats)
+    best: list[Placement] | None = None
+    best_score: Score | None = None
+
+    def run(self) -> list[Placement]:
+        n = len(self.jobs)
+        self._path: list[Placement] = []
+        self._placed = [False] * n
+        self._excess = 0.0
+        self._expansion = 0.0
+        for depth_of_discrepancy in range(-1, max(n - 1, 0)):
+            self._explore(0, depth_of_discrepancy)
+            if self.stats.stopped:
+                break
+        assert self.best is not None
+        return self.best
+
+    def _explore(self, depth: int, k: int) -> None:
+        if depth == len(self.jobs):
+            self._leaf()
+            return
+        children = self.children()
+        chosen = children if depth < k else children[1:] if depth == k else children[:1]
+        for job, partition in chosen:
+            if self.stats.nodes >= self.settings.node_limit and self.best is not None:
+                self.stats.stopped = True
+                return
+            self._place(job, partition)
+            self._explore(depth + 1, k)
+            self._undo()
+            if self.stats.stopped:
+                return
+
+    def children(self) -> list[tuple[int, int]]:
+        """(job, partition) pairs in branching order (idea 2: the best-fit partition)."""
+        waiting = [j for j in self.order if not self._placed[j]]
+        if self.settings.tree == "idea2":
+            return [(j, self.best_fit(j)) for j in waiting]
+        out = []
+        for j in waiting:
+            partitions = [p for p, c in enumerate(self.capacities) if c >= self.jobs[j].size]
+            if self.settings.idea1_order == "best_fit_first":
+                partitions.sort(key=lambda p: self._fit_key(j, p))
+            out.extend((j, p) for p in partitions)
+        return out
+
+    @property
+    def order(self) -> list[int]:
+        found = getattr(self, "_order", None)
+        if found is None:
+            jobs = self.jobs
+            indices = list(range(len(jobs)))
+            if self.settings.branching == LXF_ORDER:
+                indices.sort(key=lambda j: -(self.now - jobs[j].submit + jobs[j].runtime)
+                             / max(jobs[j].runtime, 1e-9))
+            found = self._order = indices
+        return found
+
+    def best_fit(self, j: int) -> int:
+        """Among partitions large enough: the earliest start, then the fewest free nodes
+        at that start, then the lowest index."""
+        size = self.jobs[j].size
+        return min((p for p, c in enumerate(self.capacities) if c >= size),
+                   key=lambda p: self._fit_key(j, p))
+
+    def _fit_key(self, j: int, p: int) -> tuple[float, int, int]:
+        job, profile = self.jobs[j], self.profiles[p]
+        start = profile.earliest(job.size, job.runtime, self.now)
+        return start, _free_at(profile, start), p
+
+    def _place(self, j: int, p: int) -> None:
+        job = self.jobs[j]
+        start = self.profiles[p].earliest(job.size, job.runtime, self.now)
+        self.profiles[p].reserve(start, start + job.runtime, job.size)
+        self._path.append(Placement(j, p, start))
+        self._placed[j] = True
+        wait = start - job.submit
+        self._excess += max(0.0, wait - self.omega)
+        self._expansion += max(1.0, (wait + job.runtime) / max(job.runtime, TAU))
+        self.stats.nodes += 1
+
+    def _undo(self) -> None:
+        placement = self._path.pop()
+        job = self.jobs[placement.job]
+        self.profiles[placement.partition].reserve(placement.start,
+                                                   placement.start + job.runtime, -job.size)
+        self._placed[placement.job] = False
+        wait = placement.start - job.submit
+        self._excess -= max(0.0, wait - self.omega)
+        self._expansion -= max(1.0, (wait + job.runtime) / max(job.runtime, TAU))
+
+    def _leaf(self) -> None:
+        self.stats.leaves += 1
+        score = Score(self._excess, self._expansion / len(self.jobs))
+        if self.best_score is None or OBJECTIVES[self.settings.objective](score,
+                                                                          self.best_score):
+            self.best, self.best_score = list(self._path), score
+
+
+def _free_at(profile: Profile, time: float) -> int:
+    """Free nodes of ``profile`` at ``time``."""
+    from bisect import bisect_right
+
+    return profile.free[max(0, bisect_right(profile.times, time) - 1)]
+
+
+def partition_profiles(view: EngineView, capacities: Sequence[int]) -> list[Profile]:
+    """One profile per partition: the running jobs hold their nodes until their
+    estimated ends."""
+    now = view.now
+    profiles = [Profile(now, capacity) for capacity in capacities]
+    for record in view.running.values():
+        end = max(record.est_end, now)
+        profiles[record.partition].reserve(now, end, record.procs)
+    return profiles
+
+
+# ----------------------------------------------------------------------------- the policy
+
+
+class GoalOriented(QueuePolicy[GoalSettings]):
+    """The goal-oriented policy (GOAL paper, sec. 2): search, then start the jobs whose
+    planned start in the best plan is now.
+
+    Runs at every scheduling call (each arrival and departure). When no waiting job fits
+    any partition now, it returns no start without searching. ``searches``,
+    ``nodes`` and ``stopped`` count, over the run, the searches, their placements, and
+    those the node limit cut short.
+    """
+
+    def __init__(self, settings: GoalSettings, machine: Machine) -> None:
+        super().__init__(settings, machine)
+        self.capacities = machine.partitions
+        self.largest_wait = 0.0
+        self.searches = 0
+        self.nodes = 0
+        self.stopped = 0
+
+    def size(self, job: Job) -> int:
+        return self.machine.round_up(job.procs)
+
+    def schedule(self, view: EngineView) -> list[Decision]:
+        if not self.queue or not any(best_fit_now(self.size(j), view.free) is not None
+                                     for j in self.queue):
+            return []
+        jobs = [SearchJob(self.size(job), job.estimate, job.submit) for job in self.queue]
+        search = Search(jobs, partition_profiles(view, self.capacities), self.capacities,
+                        view.now, self.omega(view, jobs), self.settings)
+        plan = search.run()
+        self.searches += 1
+        self.nodes += search.stats.nodes
+        self.stopped += int(search.stats.stopped)
+        return self._starts(plan, view.now)
+
+    def omega(self, view: EngineView, jobs: Sequence[SearchJob]) -> float:
+        """The wait bound of Tw for this snapshot (setting ``bound``)."""
+        if self.settings.bound == "fixed":
+            return self.settings.omega
+        if self.settings.bound == "history":
+            return self.largest_wait
+        fcfs = Search(jobs, partition_profiles(view, self.capacities), self.capacities,
+                      view.now, 0.0, GoalSettings(node_limit=1, tree="idea2"))
+        plan = fcfs.run()
+        return max(0.0, max(p.start - jobs[p.job].submit for p in plan))
+
+    def _starts(self, plan: Sequence[Placement], now: float) -> list[Decision]:
+        decisions: list[Decision] = []
+        starting = {p.job: p.partition for p in plan if p.start <= now}
+        for index in sorted(starting):
+            job = self.queue[index]
+            decisions.append(Start(job, self.size(job), starting[index]))
+            self.largest_wait = max(self.largest_wait, now - job.submit)
+        self.queue = [job for i, job in enumerate(self.queue) if i not in starting]
+        return decisions
+
+
+register_policy("bf-fcfs-backfill", "goal", "best-fit FCFS-backfill on several partitions, "
+                "one reservation (GOAL paper, sec. 3.2)", BestFitBackfillSettings)(BestFitBackfill)
+register_policy("bf-lxf-backfill", "goal", "best-fit LXF-backfill on several partitions, "
+                "one reservation (GOAL paper, sec. 3.2)",
+                BestFitBackfillSettings)(BestFitLXFBackfill)
+register_policy("goal-oriented", "goal", "goal-oriented discrepancy search, Tradeoff(Tw:avgX) "
+                "(GOAL paper, sec. 2)", GoalSettings)(GoalOriented)

@@ -1,0 +1,212 @@
+"""GOAL family policies: best fit, the best-fit backfills, and the goal-oriented search.
+
+Hand-computed cases of the GOAL paper's setting (two partitions, exact run times) and
+properties of the search against a brute-force enumeration of all orders.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schedsim.engine import simulate
+from schedsim.jobs import Job
+from schedsim.machine import Machine
+from schedsim.policies.goal import (
+    GoalSettings,
+    Score,
+    Search,
+    SearchJob,
+    best_fit_now,
+    hierarchical_better,
+    relative_gain,
+    tradeoff_better,
+)
+from schedsim.policies.profile import Profile
+from schedsim.policies.registry import make_policy
+
+UNLIMITED = 10**9
+
+
+def search(jobs: list[SearchJob], capacities: tuple[int, ...] = (4,), node_limit: int = UNLIMITED,
+           omega: float = 0.0, **options: str) -> Search:
+    found = Search(jobs, [Profile(0.0, c) for c in capacities], capacities, 0.0, omega,
+                   GoalSettings(node_limit=node_limit, **options))
+    found.run()
+    return found
+
+
+def starts(found: Search) -> dict[int, float]:
+    assert found.best is not None
+    return {p.job: p.start for p in found.best}
+
+
+# -- spec case 1: the search on one partition --------------------------------------------
+
+CASE1 = [SearchJob(4, 100.0, 0.0), SearchJob(2, 10.0, 0.0), SearchJob(2, 10.0, 0.0)]
+
+
+def test_node_limit_3_keeps_the_greedy_leaf() -> None:
+    found = search(CASE1, node_limit=3)
+    assert starts(found) == {0: 0.0, 1: 100.0, 2: 100.0}
+    assert found.best_score == Score(200.0, pytest.approx(23 / 3))
+    assert found.stats.nodes == 3 and found.stats.stopped
+
+
+def test_node_limit_6_finds_the_short_jobs_first() -> None:
+    found = search(CASE1, node_limit=6)
+    assert starts(found) == {1: 0.0, 2: 0.0, 0: 10.0}
+    assert found.best_score == Score(10.0, pytest.approx(3.1 / 3))
+
+
+def test_full_search_visits_18_nodes_and_6_leaves() -> None:
+    found = search(CASE1)
+    assert (found.stats.nodes, found.stats.leaves, found.stats.stopped) == (18, 6, False)
+
+
+# -- spec case 2: the starvation guard omega ----------------------------------------------
+
+CASE2 = [SearchJob(4, 100.0, -1000.0), SearchJob(2, 10.0, 0.0), SearchJob(2, 10.0, 0.0)]
+
+
+@pytest.mark.parametrize(("omega", "first"), [(1000.0, {0}), (2000.0, {1, 2})])
+def test_omega_guards_the_old_job(omega: float, first: set[int]) -> None:
+    found = search(CASE2, omega=omega)
+    assert {j for j, start in starts(found).items() if start == 0.0} == first
+
+
+def test_relative_gain_and_the_two_objectives() -> None:
+    assert relative_gain(10.0, 200.0) == pytest.approx(0.95)
+    assert relative_gain(0.0, 0.0) == 0.0
+    assert relative_gain(10.0, 0.0) == -math.inf
+    assert tradeoff_better(Score(10.0, 1.0), Score(200.0, 7.0))
+    assert not tradeoff_better(Score(10.0, 1.0), Score(0.0, 11.0))  # Tw from 0 is infinite loss
+    assert tradeoff_better(Score(0.0, 4.0), Score(0.0, 11.0))
+    assert hierarchical_better(Score(0.0, 11.0), Score(10.0, 1.0))
+
+
+# -- spec case 3: best fit ------------------------------------------------------------------
+
+
+def test_best_fit_takes_the_fullest_partition_that_holds_the_job() -> None:
+    assert best_fit_now(5, [10, 8]) == 1
+    assert best_fit_now(9, [10, 8]) == 0
+    assert best_fit_now(11, [10, 8]) is None
+    assert best_fit_now(4, [4, 4]) == 0  # ties: the lower index
+
+
+@pytest.mark.parametrize("policy", ["bf-fcfs-backfill", "bf-lxf-backfill", "goal-oriented"])
+def test_every_goal_policy_places_a_5_node_job_on_the_8_node_partition(policy: str) -> None:
+    machine = Machine(18, partitions=(10, 8))
+    schedule = simulate([Job(1, 0.0, 10.0, 5, 10.0)], machine,
+                        make_policy(policy, {}, machine), check=True)
+    assert schedule.partition == [1]
+
+
+# -- spec case 4: FCFS-backfill with one reservation ---------------------------------------
+
+
+def test_fcfs_backfill_reserves_on_the_partition_that_frees_first() -> None:
+    # Partition 0 full until 100, partition 1 has 2 nodes busy until 50; then H (4 nodes,
+    # 10 s), B (2, 60 s), C (2, 40 s). H is reserved on partition 1 at 50; B would end
+    # after 50 there; C ends by 50 and starts now.
+    jobs = [Job(1, 0.0, 100.0, 4, 100.0), Job(2, 0.0, 50.0, 2, 50.0), Job(3, 0.0, 10.0, 4, 10.0),
+            Job(4, 0.0, 60.0, 2, 60.0), Job(5, 0.0, 40.0, 2, 40.0)]
+    machine = Machine(8, partitions=(4, 4))
+    schedule = simulate(jobs, machine, make_policy("bf-fcfs-backfill", {}, machine), check=True)
+    assert schedule.start == [0.0, 0.0, 50.0, 60.0, 0.0]
+    assert schedule.partition == [0, 1, 1, 1, 1]
+
+
+def test_lxf_backfill_orders_by_expansion_factor() -> None:
+    # One 2-node partition busy until 100: at 100, the short job waiting since 0 has
+    # XF 11 and goes before the long one waiting since 0 (XF 1.1), unlike FCFS.
+    jobs = [Job(1, 0.0, 100.0, 2, 100.0), Job(2, 0.0, 1000.0, 2, 1000.0),
+            Job(3, 0.0, 10.0, 2, 10.0)]
+    machine = Machine(2)
+    lxf = simulate(jobs, machine, make_policy("bf-lxf-backfill", {}, machine), check=True)
+    fcfs = simulate(jobs, machine, make_policy("bf-fcfs-backfill", {}, machine), check=True)
+    assert lxf.start == [0.0, 110.0, 100.0]
+    assert fcfs.start == [0.0, 100.0, 1100.0]
+
+
+def test_goal_policy_starts_the_best_plans_jobs_now() -> None:
+    jobs = [Job(1, 0.0, 100.0, 4, 100.0), Job(2, 0.0, 10.0, 2, 10.0), Job(3, 0.0, 10.0, 2, 10.0)]
+    machine = Machine(4)
+    greedy = make_policy("goal-oriented", {"node_limit": 3}, machine)
+    assert simulate(jobs, machine, greedy, check=True).start == [0.0, 100.0, 100.0]
+    searching = make_policy("goal-oriented", {"node_limit": 6}, machine)
+    assert simulate(jobs, machine, searching, check=True).start == [10.0, 0.0, 0.0]
+    assert searching.searches >= 1 and searching.nodes >= 6
+
+
+# -- properties (spec 5) ------------------------------------------------------------------
+
+
+@st.composite
+def search_jobs(draw: st.DrawFn, max_jobs: int = 5) -> list[SearchJob]:
+    count = draw(st.integers(1, max_jobs))
+    return [SearchJob(draw(st.integers(1, 4)), float(draw(st.integers(1, 50))),
+                      -float(draw(st.integers(0, 100)))) for _ in range(count)]
+
+
+def brute_force_best(jobs: list[SearchJob], capacities: tuple[int, ...]) -> Score:
+    """The lexicographically smallest (Tw, avgX) over every order, each job by best fit."""
+    best: tuple[float, float] | None = None
+    for order in itertools.permutations(range(len(jobs))):
+        profiles = [Profile(0.0, c) for c in capacities]
+        walker = Search(jobs, profiles, capacities, 0.0, 0.0, GoalSettings())
+        excess = expansion = 0.0
+        for j in order:
+            p = walker.best_fit(j)
+            start = profiles[p].earliest(jobs[j].size, jobs[j].runtime, 0.0)
+            profiles[p].reserve(start, start + jobs[j].runtime, jobs[j].size)
+            wait = start - jobs[j].submit
+            excess += max(0.0, wait)
+            expansion += max(1.0, (wait + jobs[j].runtime) / max(jobs[j].runtime, 10.0))
+        key = (excess, expansion / len(jobs))
+        best = key if best is None or key < best else best
+    assert best is not None
+    return Score(*best)
+
+
+@settings(max_examples=60, deadline=None)
+@given(search_jobs(), st.sampled_from([(4,), (4, 3)]))
+def test_unlimited_search_equals_brute_force(jobs: list[SearchJob],
+                                             capacities: tuple[int, ...]) -> None:
+    found = search(jobs, capacities, objective="hierarchical")
+    assert found.stats.leaves == math.factorial(len(jobs))
+    expected = brute_force_best(jobs, capacities)
+    assert found.best_score is not None
+    assert found.best_score.total_excess_wait == pytest.approx(expected.total_excess_wait)
+    assert found.best_score.mean_expansion == pytest.approx(expected.mean_expansion)
+
+
+@settings(max_examples=60, deadline=None)
+@given(search_jobs(6), st.integers(1, 40), st.sampled_from(["idea1", "idea2"]))
+def test_limited_search_properties(jobs: list[SearchJob], limit: int, tree: str) -> None:
+    capacities = (4, 3)
+    small = search(jobs, capacities, node_limit=limit, tree=tree, objective="hierarchical")
+    larger = search(jobs, capacities, node_limit=2 * limit, tree=tree, objective="hierarchical")
+    greedy = search(jobs, capacities, node_limit=1, tree=tree, objective="hierarchical")
+    assert small.stats.nodes <= max(limit, len(jobs))
+    for found in (small, larger):
+        assert found.best_score is not None and greedy.best_score is not None
+        assert not hierarchical_better(greedy.best_score, found.best_score)
+        assert_feasible(found, jobs, capacities)
+    assert larger.best_score is not None and small.best_score is not None
+    assert not hierarchical_better(small.best_score, larger.best_score)
+
+
+def assert_feasible(found: Search, jobs: list[SearchJob], capacities: tuple[int, ...]) -> None:
+    assert found.best is not None
+    assert sorted(p.job for p in found.best) == list(range(len(jobs)))
+    for p in found.best:
+        assert p.start >= 0.0 and capacities[p.partition] >= jobs[p.job].size
+        busy = sum(jobs[q.job].size for q in found.best if q.partition == p.partition
+                   and q.start <= p.start < q.start + jobs[q.job].runtime)
+        assert busy <= capacities[p.partition]
