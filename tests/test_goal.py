@@ -162,8 +162,7 @@ def brute_force_best(jobs: list[SearchJob], capacities: tuple[int, ...]) -> Scor
         walker = Search(jobs, profiles, capacities, 0.0, 0.0, GoalSettings())
         excess = expansion = 0.0
         for j in order:
-            p = walker.best_fit(j)
-            start = profiles[p].earliest(jobs[j].size, jobs[j].runtime, 0.0)
+            p, start = walker.best_fit(j)
             profiles[p].reserve(start, start + jobs[j].runtime, jobs[j].size)
             wait = start - jobs[j].submit
             excess += max(0.0, wait)

@@ -22,8 +22,9 @@ the run time in the workloads these policies are used with. Sizes are in nodes
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 from schedsim.engine import Decision, EngineView, RunningJob, Start
 from schedsim.jobs import Job
@@ -279,8 +280,18 @@ class Search:
 
     def run(self) -> list[Placement]:
         n = len(self.jobs)
+        self._order = self._branching_order()
+        # the unplaced jobs as a doubly linked list over positions of the branching order
+        # (head n, tail n + 1): a placement unlinks one, its undo relinks it (LIFO)
+        head, tail = n, n + 1
+        self._next = [*range(1, n + 1), 0, -1]
+        self._prev = [*range(-1, n - 1), -1, n - 1]
+        if n:
+            self._next[n - 1], self._prev[0] = tail, head
+        else:
+            self._next[head], self._prev[tail] = tail, head
         self._path: list[Placement] = []
-        self._placed = [False] * n
+        self._positions: list[int] = []
         self._excess = 0.0
         self._expansion = 0.0
         for depth_of_discrepancy in range(-1, max(n - 1, 0)):
@@ -295,60 +306,67 @@ class Search:
             self._leaf()
             return
         children = self.children()
-        chosen = children if depth < k else children[1:] if depth == k else children[:1]
-        for job, partition in chosen:
+        chosen = children if depth < k else islice(children, 1, None) if depth == k \
+            else islice(children, 1)
+        for position, partition, start in chosen:
             if self.stats.nodes >= self.settings.node_limit and self.best is not None:
                 self.stats.stopped = True
                 return
-            self._place(job, partition)
+            self._place(position, partition, start)
             self._explore(depth + 1, k)
             self._undo()
             if self.stats.stopped:
                 return
 
-    def children(self) -> list[tuple[int, int]]:
-        """(job, partition) pairs in branching order (idea 2: the best-fit partition)."""
-        waiting = [j for j in self.order if not self._placed[j]]
-        if self.settings.tree == "idea2":
-            return [(j, self.best_fit(j)) for j in waiting]
-        out = []
-        for j in waiting:
-            partitions = [p for p, c in enumerate(self.capacities) if c >= self.jobs[j].size]
-            if self.settings.idea1_order == "best_fit_first":
-                partitions.sort(key=lambda p: self._fit_key(j, p))
-            out.extend((j, p) for p in partitions)
-        return out
+    def children(self) -> Iterator[tuple[int, int, float | None]]:
+        """(position in the branching order, partition, start if known) of each child,
+        computed lazily: idea 2, each unplaced job with its best-fit partition and start;
+        idea 1, each unplaced job with each partition large enough."""
+        tail, order, jobs = len(self.jobs) + 1, self._order, self.jobs
+        position = self._next[len(self.jobs)]
+        while position != tail:
+            j = order[position]
+            if self.settings.tree == "idea2":
+                yield position, *self.best_fit(j)
+            else:
+                partitions = [p for p, c in enumerate(self.capacities) if c >= jobs[j].size]
+                if self.settings.idea1_order == "best_fit_first":
+                    partitions.sort(key=lambda p, j=j: self._fit_key(j, p))
+                for partition in partitions:
+                    yield position, partition, None
+            position = self._next[position]
 
-    @property
-    def order(self) -> list[int]:
-        found = getattr(self, "_order", None)
-        if found is None:
-            jobs = self.jobs
-            indices = list(range(len(jobs)))
-            if self.settings.branching == LXF_ORDER:
-                indices.sort(key=lambda j: -(self.now - jobs[j].submit + jobs[j].runtime)
-                             / max(jobs[j].runtime, 1e-9))
-            found = self._order = indices
-        return found
+    def _branching_order(self) -> list[int]:
+        jobs = self.jobs
+        indices = list(range(len(jobs)))
+        if self.settings.branching == LXF_ORDER:
+            indices.sort(key=lambda j: -(self.now - jobs[j].submit + jobs[j].runtime)
+                         / max(jobs[j].runtime, 1e-9))
+        return indices
 
-    def best_fit(self, j: int) -> int:
-        """Among partitions large enough: the earliest start, then the fewest free nodes
-        at that start, then the lowest index."""
+    def best_fit(self, j: int) -> tuple[int, float]:
+        """(partition, start): among partitions large enough, the earliest start, then the
+        fewest free nodes at that start, then the lowest index."""
         size = self.jobs[j].size
-        return min((p for p, c in enumerate(self.capacities) if c >= size),
-                   key=lambda p: self._fit_key(j, p))
+        start, _, p = min(self._fit_key(j, p) for p, c in enumerate(self.capacities)
+                          if c >= size)
+        return p, start
 
     def _fit_key(self, j: int, p: int) -> tuple[float, int, int]:
         job, profile = self.jobs[j], self.profiles[p]
         start = profile.earliest(job.size, job.runtime, self.now)
         return start, _free_at(profile, start), p
 
-    def _place(self, j: int, p: int) -> None:
+    def _place(self, position: int, p: int, start: float | None = None) -> None:
+        j = self._order[position]
         job = self.jobs[j]
-        start = self.profiles[p].earliest(job.size, job.runtime, self.now)
+        if start is None:
+            start = self.profiles[p].earliest(job.size, job.runtime, self.now)
         self.profiles[p].reserve(start, start + job.runtime, job.size)
         self._path.append(Placement(j, p, start))
-        self._placed[j] = True
+        self._positions.append(position)
+        self._next[self._prev[position]] = self._next[position]
+        self._prev[self._next[position]] = self._prev[position]
         wait = start - job.submit
         self._excess += max(0.0, wait - self.omega)
         self._expansion += max(1.0, (wait + job.runtime) / max(job.runtime, TAU))
@@ -359,7 +377,9 @@ class Search:
         job = self.jobs[placement.job]
         self.profiles[placement.partition].reserve(placement.start,
                                                    placement.start + job.runtime, -job.size)
-        self._placed[placement.job] = False
+        position = self._positions.pop()
+        self._next[self._prev[position]] = position
+        self._prev[self._next[position]] = position
         wait = placement.start - job.submit
         self._excess -= max(0.0, wait - self.omega)
         self._expansion -= max(1.0, (wait + job.runtime) / max(job.runtime, TAU))
