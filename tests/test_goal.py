@@ -209,3 +209,20 @@ def assert_feasible(found: Search, jobs: list[SearchJob], capacities: tuple[int,
         busy = sum(jobs[q.job].size for q in found.best if q.partition == p.partition
                    and q.start <= p.start < q.start + jobs[q.job].runtime)
         assert busy <= capacities[p.partition]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 50), st.integers(1, 30), st.integers(1, 3)),
+                min_size=1, max_size=8))
+def test_profile_release_undoes_reserve_exactly(blocks: list[tuple[int, int, int]]) -> None:
+    profile = Profile(0.0, 10)
+    profile.reserve(0.0, 20.0, 4)  # a running job: a step the releases must keep
+    before = (list(profile.times), list(profile.free))
+    placed = []
+    for offset, length, procs in blocks:
+        start = profile.earliest(procs, float(length), float(offset))
+        profile.reserve(start, start + length, procs)
+        placed.append((start, start + length, procs))
+    for start, end, procs in reversed(placed):
+        profile.release(start, end, procs)
+    assert (profile.times, profile.free) == before

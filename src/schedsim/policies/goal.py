@@ -375,8 +375,8 @@ class Search:
     def _undo(self) -> None:
         placement = self._path.pop()
         job = self.jobs[placement.job]
-        self.profiles[placement.partition].reserve(placement.start,
-                                                   placement.start + job.runtime, -job.size)
+        self.profiles[placement.partition].release(placement.start,
+                                                   placement.start + job.runtime, job.size)
         position = self._positions.pop()
         self._next[self._prev[position]] = position
         self._prev[self._next[position]] = position

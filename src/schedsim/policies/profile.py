@@ -57,6 +57,20 @@ class Profile:
         for j in range(i, k):
             free[j] -= procs
 
+    def release(self, start: float, end: float, procs: int) -> None:
+        """Give back ``procs`` processors during ``[start, end)`` (undo a ``reserve``) and
+        drop the step boundaries at ``start`` and ``end`` that no longer change the
+        free count, so that a search placing and undoing jobs keeps the profile short."""
+        if end <= start:
+            return
+        self.reserve(start, end, -procs)
+        times, free = self.times, self.free
+        for t in (end, start):
+            i = bisect_right(times, t) - 1
+            if i > 0 and times[i] == t and free[i] == free[i - 1]:
+                del times[i]
+                del free[i]
+
     def _split(self, t: float) -> int:
         """Ensure a step begins at ``t``; return its index."""
         times = self.times
