@@ -226,3 +226,47 @@ def test_profile_release_undoes_reserve_exactly(blocks: list[tuple[int, int, int
     for start, end, procs in reversed(placed):
         profile.release(start, end, procs)
     assert (profile.times, profile.free) == before
+
+
+# -- the compiled search gives the pure search's plan ---------------------------------------
+
+numba = pytest.importorskip("numba")
+
+
+@st.composite
+def search_cases(draw: st.DrawFn) -> tuple[list[SearchJob], list[tuple[float, float, int, int]]]:
+    jobs = draw(search_jobs(7))
+    running = [(0.0, float(draw(st.integers(1, 60))), draw(st.integers(1, 3)),
+                draw(st.integers(0, 1))) for _ in range(draw(st.integers(0, 3)))]
+    return jobs, running
+
+
+@settings(max_examples=150, deadline=None)
+@given(search_cases(), st.integers(1, 200), st.sampled_from(["idea1", "idea2"]),
+       st.sampled_from(["partition_first", "best_fit_first"]), st.sampled_from(["fcfs", "lxf"]),
+       st.sampled_from(["tradeoff", "hierarchical"]), st.sampled_from([0.0, 30.0]))
+def test_compiled_search_equals_the_pure_search(
+    case: tuple[list[SearchJob], list[tuple[float, float, int, int]]], limit: int, tree: str,
+    idea1_order: str, branching: str, objective: str, omega: float,
+) -> None:
+    from schedsim.policies.goal_kernel import compiled_search
+
+    jobs, running = case
+    capacities = (4, 3)
+
+    def profiles() -> list[Profile]:
+        made = [Profile(0.0, c) for c in capacities]
+        for start, end, size, partition in running:
+            size = min(size, capacities[partition])
+            if made[partition].earliest(size, end - start, start) == start:
+                made[partition].reserve(start, end, size)
+        return made
+
+    options = GoalSettings(node_limit=limit, tree=tree, idea1_order=idea1_order,
+                           branching=branching, objective=objective)
+    pure = Search(jobs, profiles(), capacities, 0.0, omega, options)
+    plan = pure.run()
+    compiled, nodes, leaves, stopped = compiled_search(jobs, profiles(), capacities, 0.0, omega,
+                                                       options, pure.branching_order())
+    assert compiled == [(p.job, p.partition, p.start) for p in plan]
+    assert (nodes, leaves, stopped) == (pure.stats.nodes, pure.stats.leaves, pure.stats.stopped)

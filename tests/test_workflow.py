@@ -239,7 +239,7 @@ def test_a_model_change_reruns_its_workloads_not_the_others(workdir: Path) -> No
 
 @pytest.mark.parametrize(("change", "message"), [
     ("hrf={targets: {HRF-F5: {policies: [Nope]}}}", "unknown policy 'Nope'"),
-    ("hrf={sensitivity: {typo: {targets: [HRF-F99]}}}", "unknown or disabled target(s) HRF-F99"),
+    ("hrf={sensitivity: {typo: {targets: [HRF-F99]}}}", "unknown target(s) HRF-F99"),
     ("hrf={sensitivity: {typo: {targets: [HRF-F7], policy_params: {HRFBf: {nope: 1}}}}}",
      "nope"),
     ("hrf={policy_params: {HRFBf: {nope: 1}}}", "unknown parameter 'nope'"),

@@ -118,10 +118,11 @@ def _plan_reading(plan: Plan, ctx: Context, reading: str, given: Mapping[str, An
                    workload_dir=f"{ctx.family.name}{READING_MARK}{reading}"
                    if workload_params else "")
     raws = dict(_targets(section))
-    unknown = [t for t in given.get("targets") or () if t not in raws]
+    declared = section.get("targets") or {}
+    unknown = [t for t in given.get("targets") or () if t not in declared]
     if unknown:
-        raise ValueError(f"{ctx.family.name}.sensitivity.{reading}: unknown or disabled "
-                         f"target(s) {', '.join(unknown)}; known: {', '.join(raws)}")
+        raise ValueError(f"{ctx.family.name}.sensitivity.{reading}: unknown target(s) "
+                         f"{', '.join(unknown)}; known: {', '.join(declared)}")
     named = [t for t in given.get("targets") or () if t in plan.targets]
     renamed: dict[str, str] = {}
     for target in [*named, *(t for t, raw in raws.items()

@@ -195,6 +195,10 @@ class GoalSettings:
                          "plan (fcfs_leaf), or `omega` (fixed)",
                          choices=("history", "fcfs_leaf", "fixed"))
     omega: float = setting(0.0, "the wait bound in seconds when bound is fixed", low=0.0)
+    search_engine: str = setting("compiled", "compiled: the numba kernel "
+                                 "(schedsim.policies.goal_kernel); python: the plain search "
+                                 "it is tested against (same plans)",
+                                 choices=("compiled", "python"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +284,7 @@ class Search:
 
     def run(self) -> list[Placement]:
         n = len(self.jobs)
-        self._order = self._branching_order()
+        self._order = self.branching_order()
         # the unplaced jobs as a doubly linked list over positions of the branching order
         # (head n, tail n + 1): a placement unlinks one, its undo relinks it (LIFO)
         head, tail = n, n + 1
@@ -336,7 +340,8 @@ class Search:
                     yield position, partition, None
             position = self._next[position]
 
-    def _branching_order(self) -> list[int]:
+    def branching_order(self) -> list[int]:
+        """Job indices in the order children are tried (setting ``branching``)."""
         jobs = self.jobs
         indices = list(range(len(jobs)))
         if self.settings.branching == LXF_ORDER:
@@ -441,10 +446,19 @@ class GoalOriented(QueuePolicy[GoalSettings]):
         jobs = [SearchJob(self.size(job), job.estimate, job.submit) for job in self.queue]
         search = Search(jobs, partition_profiles(view, self.capacities), self.capacities,
                         view.now, self.omega(view, jobs), self.settings)
-        plan = search.run()
+        if self.settings.search_engine == "compiled":
+            from schedsim.policies.goal_kernel import compiled_search
+
+            found, nodes, _, stopped = compiled_search(
+                jobs, search.profiles, self.capacities, view.now, search.omega,
+                self.settings, search.branching_order())
+            plan = [Placement(job, partition, start) for job, partition, start in found]
+        else:
+            plan = search.run()
+            nodes, stopped = search.stats.nodes, search.stats.stopped
         self.searches += 1
-        self.nodes += search.stats.nodes
-        self.stopped += int(search.stats.stopped)
+        self.nodes += nodes
+        self.stopped += int(stopped)
         return self._starts(plan, view.now)
 
     def omega(self, view: EngineView, jobs: Sequence[SearchJob]) -> float:

@@ -1,0 +1,340 @@
+"""The goal-oriented search (schedsim.policies.goal.Search) compiled with numba.
+
+The same depth-bounded discrepancy search, node limit, placements and objective as
+the pure-Python ``Search``, written over arrays with an explicit stack so that numba
+can compile it; tests check that both return the same plan, placement for placement,
+and the same statistics. Compilation is cached on disk (numba's ``cache=True``), so
+it is paid once per machine.
+
+Profiles: partition p's free nodes are ``free[p, i]`` during ``[times[p, i],
+times[p, i + 1])`` for i < ``length[p]``, the last step extending to infinity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+
+if TYPE_CHECKING:
+    from schedsim.policies.goal import GoalSettings, SearchJob
+    from schedsim.policies.profile import Profile
+
+IDEA2, IDEA1 = 0, 1
+PARTITION_FIRST, BEST_FIT_FIRST = 0, 1
+TRADEOFF, HIERARCHICAL = 0, 1
+
+
+@njit(cache=True)
+def _earliest(times, free, length, p, procs, duration, not_before):
+    n = length[p]
+    i = 0
+    while i + 1 < n and times[p, i + 1] <= not_before:
+        i += 1
+    while True:
+        while free[p, i] < procs:
+            i += 1
+        start = max(times[p, i], not_before)
+        end = start + duration
+        k = i + 1
+        while k < n and times[p, k] < end and free[p, k] >= procs:
+            k += 1
+        if k == n or times[p, k] >= end:
+            return start
+        i = k
+
+
+@njit(cache=True)
+def _split(times, free, length, p, t):
+    n = length[p]
+    i = 0
+    while i + 1 < n and times[p, i + 1] <= t:
+        i += 1
+    if times[p, i] == t:
+        return i
+    for j in range(n, i + 1, -1):
+        times[p, j] = times[p, j - 1]
+        free[p, j] = free[p, j - 1]
+    times[p, i + 1] = t
+    free[p, i + 1] = free[p, i]
+    length[p] = n + 1
+    return i + 1
+
+
+@njit(cache=True)
+def _reserve(times, free, length, p, start, end, procs):
+    if end <= start:
+        return
+    i = _split(times, free, length, p, start)
+    k = _split(times, free, length, p, end)
+    for j in range(i, k):
+        free[p, j] -= procs
+
+
+@njit(cache=True)
+def _drop_if_redundant(times, free, length, p, t):
+    n = length[p]
+    i = 0
+    while i + 1 < n and times[p, i + 1] <= t:
+        i += 1
+    if i > 0 and times[p, i] == t and free[p, i] == free[p, i - 1]:
+        for j in range(i, n - 1):
+            times[p, j] = times[p, j + 1]
+            free[p, j] = free[p, j + 1]
+        length[p] = n - 1
+
+
+@njit(cache=True)
+def _release(times, free, length, p, start, end, procs):
+    if end <= start:
+        return
+    _reserve(times, free, length, p, start, end, -procs)
+    _drop_if_redundant(times, free, length, p, end)
+    _drop_if_redundant(times, free, length, p, start)
+
+
+@njit(cache=True)
+def _free_at(times, free, length, p, t):
+    i = 0
+    while i + 1 < length[p] and times[p, i + 1] <= t:
+        i += 1
+    return free[p, i]
+
+
+@njit(cache=True)
+def _better(objective, tw, x, best_tw, best_x):
+    if objective == HIERARCHICAL:
+        return tw < best_tw or (tw == best_tw and x < best_x)
+    gain = 0.0
+    if best_tw > 0:
+        gain += (best_tw - tw) / best_tw
+    elif tw != best_tw:
+        return False
+    if best_x > 0:
+        gain += (best_x - x) / best_x
+    elif x != best_x:
+        return False
+    return gain > 1e-12
+
+
+@njit(cache=True)
+def _fit_order(times, free, length, capacities, size, run, now, out, by_fit):
+    """Partitions large enough for the job into ``out``; return how many. With
+    ``by_fit``, sorted by (earliest start, free nodes at that start, index)."""
+    count = 0
+    for p in range(capacities.shape[0]):
+        if capacities[p] >= size:
+            out[count] = p
+            count += 1
+    if by_fit:
+        starts = np.empty(count)
+        frees = np.empty(count, dtype=np.int64)
+        for c in range(count):
+            starts[c] = _earliest(times, free, length, out[c], size, run, now)
+            frees[c] = _free_at(times, free, length, out[c], starts[c])
+        for a in range(1, count):  # insertion sort on the key
+            b = a
+            while b > 0 and (starts[b] < starts[b - 1] or (starts[b] == starts[b - 1] and (
+                    frees[b] < frees[b - 1] or (frees[b] == frees[b - 1]
+                                                and out[b] < out[b - 1])))):
+                starts[b], starts[b - 1] = starts[b - 1], starts[b]
+                frees[b], frees[b - 1] = frees[b - 1], frees[b]
+                out[b], out[b - 1] = out[b - 1], out[b]
+                b -= 1
+    return count
+
+
+@njit(cache=True)
+def search_kernel(sizes, runs, submits, capacities, times, free, length, now, omega,
+                  node_limit, tree, idea1_order, objective, tau):
+    """The search over jobs in branching order; returns (best job order positions,
+    partitions, starts, nodes, leaves, stopped)."""
+    n = sizes.shape[0]
+    parts = capacities.shape[0]
+    head, tail = n, n + 1
+    if n == 0:
+        empty = np.empty(0, dtype=np.int64)
+        return empty, empty, np.empty(0), 0, 0, False
+    nxt = np.empty(n + 2, dtype=np.int64)
+    prv = np.empty(n + 2, dtype=np.int64)
+    for i in range(n):
+        nxt[i] = i + 1
+        prv[i] = i - 1
+    if n > 0:
+        nxt[n - 1] = tail
+        prv[0] = head
+        nxt[head] = 0
+        prv[tail] = n - 1
+    else:
+        nxt[head] = tail
+        prv[tail] = head
+    cur = np.empty(n + 1, dtype=np.int64)      # job position of the child being tried
+    cur_k = np.empty(n + 1, dtype=np.int64)    # idea 1: index into the partition list
+    ordinal = np.empty(n + 1, dtype=np.int64)  # children of this node seen so far
+    plist = np.empty((n + 1, parts), dtype=np.int64)
+    pcount = np.zeros(n + 1, dtype=np.int64)
+    pl_pos = np.empty(n, dtype=np.int64)
+    pl_part = np.empty(n, dtype=np.int64)
+    pl_start = np.empty(n)
+    best_pos = np.empty(n, dtype=np.int64)
+    best_part = np.empty(n, dtype=np.int64)
+    best_start = np.empty(n)
+    best_tw = 0.0
+    best_x = 0.0
+    have_best = False
+    nodes = 0
+    leaves = 0
+    stopped = False
+    excess = 0.0
+    expansion = 0.0
+    by_fit = idea1_order == BEST_FIT_FIRST
+    for k in range(-1, max(n - 1, 0)):
+        d = 0
+        cur[0] = nxt[head]
+        ordinal[0] = 0
+        _settle(0, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
+                sizes, runs, now, by_fit, tail)
+        while True:
+            if d == n:
+                leaves += 1
+                x = expansion / n
+                if not have_best or _better(objective, excess, x, best_tw, best_x):
+                    best_tw, best_x, have_best = excess, x, True
+                    for i in range(n):
+                        best_pos[i] = pl_pos[i]
+                        best_part[i] = pl_part[i]
+                        best_start[i] = pl_start[i]
+                d -= 1
+                if d < 0:
+                    break
+                # undo the placement at depth d, then move on to the next child there
+                j = pl_pos[d]
+                _release(times, free, length, pl_part[d], pl_start[d], pl_start[d] + runs[j],
+                         sizes[j])
+                wait = pl_start[d] - submits[j]
+                excess -= max(0.0, wait - omega)
+                expansion -= max(1.0, (wait + runs[j]) / max(runs[j], tau))
+                nxt[prv[j]] = j
+                prv[nxt[j]] = j
+                _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length,
+                         capacities, sizes, runs, now, by_fit, tail)
+                ordinal[d] += 1
+                continue
+            # the next child at depth d allowed in iteration k
+            if cur[d] != tail and d == k and ordinal[d] == 0:
+                _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length,
+                         capacities, sizes, runs, now, by_fit, tail)
+                ordinal[d] += 1
+            exhausted = cur[d] == tail or (d > k and ordinal[d] > 0)
+            if exhausted:
+                d -= 1
+                if d < 0:
+                    break
+                j = pl_pos[d]
+                _release(times, free, length, pl_part[d], pl_start[d], pl_start[d] + runs[j],
+                         sizes[j])
+                wait = pl_start[d] - submits[j]
+                excess -= max(0.0, wait - omega)
+                expansion -= max(1.0, (wait + runs[j]) / max(runs[j], tau))
+                nxt[prv[j]] = j
+                prv[nxt[j]] = j
+                _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length,
+                         capacities, sizes, runs, now, by_fit, tail)
+                ordinal[d] += 1
+                continue
+            if nodes >= node_limit and have_best:
+                stopped = True
+                break
+            j = cur[d]
+            if tree == IDEA2:
+                part = -1
+                start = 0.0
+                best_free = 0
+                for p in range(parts):
+                    if capacities[p] >= sizes[j]:
+                        s = _earliest(times, free, length, p, sizes[j], runs[j], now)
+                        f = _free_at(times, free, length, p, s)
+                        if part < 0 or s < start or (s == start and f < best_free):
+                            part, start, best_free = p, s, f
+            else:
+                part = plist[d, cur_k[d]]
+                start = _earliest(times, free, length, part, sizes[j], runs[j], now)
+            _reserve(times, free, length, part, start, start + runs[j], sizes[j])
+            wait = start - submits[j]
+            excess += max(0.0, wait - omega)
+            expansion += max(1.0, (wait + runs[j]) / max(runs[j], tau))
+            nodes += 1
+            pl_pos[d], pl_part[d], pl_start[d] = j, part, start
+            nxt[prv[j]] = nxt[j]
+            prv[nxt[j]] = prv[j]
+            d += 1
+            cur[d] = nxt[head]
+            ordinal[d] = 0
+            _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
+                    sizes, runs, now, by_fit, tail)
+        if stopped:
+            break
+    return best_pos, best_part, best_start, nodes, leaves, stopped
+
+
+@njit(cache=True)
+def _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
+            sizes, runs, now, by_fit, tail):
+    """Idea 1: give depth d's current job its partition list, moving past jobs that fit
+    no partition."""
+    if tree != IDEA1:
+        return
+    while cur[d] != tail:
+        j = cur[d]
+        pcount[d] = _fit_order(times, free, length, capacities, sizes[j], runs[j], now,
+                               plist[d], by_fit)
+        cur_k[d] = 0
+        if pcount[d] > 0:
+            return
+        cur[d] = nxt[cur[d]]
+
+
+@njit(cache=True)
+def _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
+             sizes, runs, now, by_fit, tail):
+    """Move depth d's cursor to its next child (idea 1: the next partition, or the next
+    job with its partition list)."""
+    if tree == IDEA1:
+        cur_k[d] += 1
+        if cur_k[d] < pcount[d]:
+            return
+    cur[d] = nxt[cur[d]]
+    _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
+            sizes, runs, now, by_fit, tail)
+
+
+def compiled_search(jobs: Sequence[SearchJob], profiles: Sequence[Profile],
+                    capacities: Sequence[int], now: float, omega: float,
+                    settings: GoalSettings,
+                    order: Sequence[int]) -> tuple[list[tuple[int, int, float]], int, int, bool]:
+    """Run the compiled search on the pure search's inputs (jobs in ``order``, the
+    branching order); return (placements as (job, partition, start) in plan order,
+    nodes, leaves, stopped)."""
+    n = len(jobs)
+    sizes = np.array([jobs[j].size for j in order], dtype=np.int64)
+    runs = np.array([jobs[j].runtime for j in order], dtype=np.float64)
+    submits = np.array([jobs[j].submit for j in order], dtype=np.float64)
+    caps = np.array(capacities, dtype=np.int64)
+    width = max(len(p.times) for p in profiles) + 2 * n + 4
+    times = np.zeros((len(profiles), width))
+    free = np.zeros((len(profiles), width), dtype=np.int64)
+    length = np.zeros(len(profiles), dtype=np.int64)
+    for p, profile in enumerate(profiles):
+        count = len(profile.times)
+        times[p, :count] = profile.times
+        free[p, :count] = profile.free
+        length[p] = count
+    positions, parts, starts, nodes, leaves, stopped = search_kernel(
+        sizes, runs, submits, caps, times, free, length, float(now), float(omega),
+        int(settings.node_limit), IDEA2 if settings.tree == "idea2" else IDEA1,
+        BEST_FIT_FIRST if settings.idea1_order == "best_fit_first" else PARTITION_FIRST,
+        HIERARCHICAL if settings.objective == "hierarchical" else TRADEOFF, 10.0)
+    plan = [(order[int(positions[i])], int(parts[i]), float(starts[i])) for i in range(n)]
+    return plan, int(nodes), int(leaves), bool(stopped)
