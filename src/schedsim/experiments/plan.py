@@ -103,34 +103,18 @@ def _plan_reading(plan: Plan, ctx: Context, reading: str, given: Mapping[str, An
     ``args``; it reruns the targets it names, and the derived targets whose
     sources it all reruns. A point the reading leaves unchanged is not run again:
     the reading's table reads the default run file. Chosen parameters stay the
-    ones chosen under the default reading.
+    ones chosen under the default reading. A named target that is disabled or not
+    run is skipped; an unknown one is an error.
     """
-    section = ctx.section
-    workload = dict(section["workload"])
-    workload_params = dict(given.get("workload_params") or {})
-    if workload_params:
-        workload["params"] = {**(workload.get("params") or {}), **workload_params}
-    policy_params = {p: dict(v) for p, v in (section.get("policy_params") or {}).items()}
-    for policy, values in (given.get("policy_params") or {}).items():
-        policy_params[policy] = {**policy_params.get(policy, {}), **values}
-    reading_section = {**section, "workload": workload, "policy_params": policy_params}
-    rctx = replace(ctx, section=reading_section,
-                   workload_dir=f"{ctx.family.name}{READING_MARK}{reading}"
-                   if workload_params else "")
-    raws = dict(_targets(section))
-    declared = section.get("targets") or {}
+    declared = ctx.section.get("targets") or {}
     unknown = [t for t in given.get("targets") or () if t not in declared]
     if unknown:
         raise ValueError(f"{ctx.family.name}.sensitivity.{reading}: unknown target(s) "
                          f"{', '.join(unknown)}; known: {', '.join(declared)}")
-    named = [t for t in given.get("targets") or () if t in plan.targets]
+    rctx = _reading_context(ctx, reading, given)
     renamed: dict[str, str] = {}
-    for target in [*named, *(t for t, raw in raws.items()
-                             if raw.get("kind", SWEEP) != SWEEP and raw.get("sources")
-                             and all(src in named for src in raw["sources"]))]:
-        if target not in plan.targets:
-            continue  # not run (e.g. no log): neither is its reading
-        resolved = _resolve(rctx, target, raws[target], plan)
+    for target, raw in _reading_targets(plan, ctx.section, given):
+        resolved = _resolve(rctx, target, raw, plan)
         if resolved is None:
             continue
         raw = dict(resolved)
@@ -144,6 +128,33 @@ def _plan_reading(plan: Plan, ctx: Context, reading: str, given: Mapping[str, An
         plan.targets[name] = replace(plan.targets[name], reading=reading, base=target)
     plan.readings.setdefault(ctx.family.name, {})[reading] = Reading(
         str(given.get("about", "")), renamed)
+
+
+def _reading_context(ctx: Context, reading: str, given: Mapping[str, Any]) -> Context:
+    """The family's context with the reading's policy and workload parameters; changed
+    workloads go to results/workloads/<family>@<reading>/."""
+    section = ctx.section
+    workload = dict(section["workload"])
+    workload_params = dict(given.get("workload_params") or {})
+    if workload_params:
+        workload["params"] = {**(workload.get("params") or {}), **workload_params}
+    policy_params = {p: dict(v) for p, v in (section.get("policy_params") or {}).items()}
+    for policy, values in (given.get("policy_params") or {}).items():
+        policy_params[policy] = {**policy_params.get(policy, {}), **values}
+    return replace(ctx, section={**section, "workload": workload, "policy_params": policy_params},
+                   workload_dir=f"{ctx.family.name}{READING_MARK}{reading}"
+                   if workload_params else "")
+
+
+def _reading_targets(plan: Plan, section: Mapping[str, Any],
+                     given: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """The planned targets a reading names, then the derived ones built only from them."""
+    raws = dict(_targets(section))
+    named = [t for t in given.get("targets") or () if t in plan.targets]
+    derived = [t for t, raw in raws.items() if raw.get("kind", SWEEP) != SWEEP
+               and raw.get("sources") and all(src in named for src in raw["sources"])
+               and t in plan.targets]
+    return [(t, raws[t]) for t in [*named, *derived]]
 
 
 def _targets(section: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
