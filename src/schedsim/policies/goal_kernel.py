@@ -206,32 +206,19 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
                         best_pos[i] = pl_pos[i]
                         best_part[i] = pl_part[i]
                         best_start[i] = pl_start[i]
+                backtrack = True
+            else:
+                # the next child at depth d allowed in iteration k
+                if cur[d] != tail and d == k and ordinal[d] == 0:
+                    _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length,
+                             capacities, sizes, runs, now, by_fit, tail)
+                    ordinal[d] += 1
+                backtrack = cur[d] == tail or (d > k and ordinal[d] > 0)
+            if backtrack:
                 d -= 1
                 if d < 0:
                     break
                 # undo the placement at depth d, then move on to the next child there
-                j = pl_pos[d]
-                _release(times, free, length, pl_part[d], pl_start[d], pl_start[d] + runs[j],
-                         sizes[j])
-                wait = pl_start[d] - submits[j]
-                excess -= max(0.0, wait - omega)
-                expansion -= max(1.0, (wait + runs[j]) / max(runs[j], tau))
-                nxt[prv[j]] = j
-                prv[nxt[j]] = j
-                _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length,
-                         capacities, sizes, runs, now, by_fit, tail)
-                ordinal[d] += 1
-                continue
-            # the next child at depth d allowed in iteration k
-            if cur[d] != tail and d == k and ordinal[d] == 0:
-                _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length,
-                         capacities, sizes, runs, now, by_fit, tail)
-                ordinal[d] += 1
-            exhausted = cur[d] == tail or (d > k and ordinal[d] > 0)
-            if exhausted:
-                d -= 1
-                if d < 0:
-                    break
                 j = pl_pos[d]
                 _release(times, free, length, pl_part[d], pl_start[d], pl_start[d] + runs[j],
                          sizes[j])
