@@ -70,3 +70,24 @@ def test_a_month_stops_once_its_jobs_started() -> None:
                         stop_when_started=(0, 1))
     assert schedule.stopped_at is not None and schedule.stopped_at < 1e4
     assert not math.isnan(schedule.start[1])
+
+
+def test_a_lublin_month_is_deterministic_capped_and_at_the_offered_load() -> None:
+    from schedsim.workloads.months import lublin_month
+    from schedsim.workloads.scaling import offered_load
+
+    month = lublin_month(3)
+    again = lublin_month(3)
+    assert [(j.submit, j.procs, j.runtime) for j in month.jobs] == \
+        [(j.submit, j.procs, j.runtime) for j in again.jobs]
+    assert month.start == 7 * DAY and month.end == 37 * DAY
+    assert max(j.procs for j in month.jobs) <= 64
+    assert all(j.estimate == j.runtime for j in month.jobs)
+    measured = [month.jobs[i] for i in month.measured]
+    assert measured and all(month.start <= j.submit < month.end for j in measured)
+    assert month.jobs[-1].submit < month.end + 31 * DAY
+    # the month itself sits near the series' offered load of 0.70 (Lublin's daily cycle
+    # and burstiness leave it within a wide band)
+    assert 0.4 < offered_load(measured, 128) < 1.0
+    assert lublin_month(4).jobs[0].runtime != month.jobs[0].runtime or \
+        lublin_month(4).jobs[1].submit != month.jobs[1].submit

@@ -8,6 +8,9 @@
 * HPC2N's nodes have two processors: a job's nodes are ceil(processors / 2), capped
   at the largest partition (64 nodes, sec. 3.1); run times are exact (estimate =
   run time, sec. 3.3).
+* The secondary synthetic workload (``lublin_month``): Lublin99 jobs for 128 nodes,
+  arrival times scaled to an offered load of 0.70, one 30-day "month" per seed after a
+  week of warm-up, with the same tail and the same 64-node cap.
 
 docs/deviations-goal.md records these choices.
 """
@@ -99,3 +102,26 @@ def month_metrics(submit: Sequence[float], start: Sequence[float], runtime: Sequ
         for key, value in summary([i for i in measured if partition[i] == p]).items():
             out[f"p{p + 1}_{key}"] = value
     return out
+
+
+def lublin_month(seed: int, nodes: int = 128, load: float = 0.70, days: float = 30.0,
+                 largest: int = 64, warmup: float = WARMUP, tail: float = TAIL) -> MonthWindow:
+    """One synthetic month: Lublin99 jobs for ``nodes`` nodes (srand48 ``seed``), sizes
+    capped at ``largest``, arrival times scaled so that the offered load of the whole
+    series is ``load``; the month is ``[warmup, warmup + days)`` and the series runs
+    at least ``tail`` beyond it (more jobs are generated until it does)."""
+    from schedsim.workloads.lublin import generate_lublin, records_to_jobs
+    from schedsim.workloads.scaling import scale_to_load
+
+    start, end = warmup, warmup + days * DAY
+    count = 4096
+    while True:
+        jobs = [replace(job, procs=min(largest, job.procs)) for job in
+                records_to_jobs(generate_lublin(count, seed, uhi=math.log2(nodes)))]
+        scaled = scale_to_load(jobs, nodes, load)
+        if scaled[-1].submit >= end + tail:
+            break
+        count *= 2
+    window = [job for job in scaled if job.submit < end + tail]
+    measured = tuple(i for i, job in enumerate(window) if start <= job.submit < end)
+    return MonthWindow(f"lublin-seed{seed}", start, end, window, measured)
