@@ -28,11 +28,18 @@ TRADEOFF, HIERARCHICAL = 0, 1
 
 
 @njit(cache=True)
+def _step_at(times, length, p, t):
+    """Index of partition p's step that holds time ``t`` (the first step if t is earlier)."""
+    i = 0
+    while i + 1 < length[p] and times[p, i + 1] <= t:
+        i += 1
+    return i
+
+
+@njit(cache=True)
 def _earliest(times, free, length, p, procs, duration, not_before):
     n = length[p]
-    i = 0
-    while i + 1 < n and times[p, i + 1] <= not_before:
-        i += 1
+    i = _step_at(times, length, p, not_before)
     while True:
         while free[p, i] < procs:
             i += 1
@@ -49,9 +56,7 @@ def _earliest(times, free, length, p, procs, duration, not_before):
 @njit(cache=True)
 def _split(times, free, length, p, t):
     n = length[p]
-    i = 0
-    while i + 1 < n and times[p, i + 1] <= t:
-        i += 1
+    i = _step_at(times, length, p, t)
     if times[p, i] == t:
         return i
     for j in range(n, i + 1, -1):
@@ -76,9 +81,7 @@ def _reserve(times, free, length, p, start, end, procs):
 @njit(cache=True)
 def _drop_if_redundant(times, free, length, p, t):
     n = length[p]
-    i = 0
-    while i + 1 < n and times[p, i + 1] <= t:
-        i += 1
+    i = _step_at(times, length, p, t)
     if i > 0 and times[p, i] == t and free[p, i] == free[p, i - 1]:
         for j in range(i, n - 1):
             times[p, j] = times[p, j + 1]
@@ -97,10 +100,7 @@ def _release(times, free, length, p, start, end, procs):
 
 @njit(cache=True)
 def _free_at(times, free, length, p, t):
-    i = 0
-    while i + 1 < length[p] and times[p, i + 1] <= t:
-        i += 1
-    return free[p, i]
+    return free[p, _step_at(times, length, p, t)]
 
 
 @njit(cache=True)
