@@ -132,6 +132,12 @@ def test_a_log_found_nowhere_and_unreachable_leaves_its_target_out(
         full_config: dict[str, Any]) -> None:
     plan = build_plan(offline(full_config, []))
     assert "LOS-F1" not in plan.targets and "LOS-F5" in plan.targets
+    # GOAL: the HPC2N targets (and the tables derived from them) are not run, with the
+    # reason; the synthetic months still are.
+    for target in ("GOAL-F3", "GOAL-F4", "GOAL-F6", "GOAL-F8"):
+        assert "log HPC2N (HPC2N-2002-2.1-cln.swf.gz) is not in" in plan.not_run[target]
+    assert plan.not_run["GOAL-T2"] == "its source GOAL-F4 was not run"
+    assert "GOAL-F4L" in plan.targets
     why = plan.not_run["LOS-F1"]
     assert "log SDSC-SP2 (SDSC-SP2-1998-4.2-cln.swf.gz) is not in resources/traces" in why
     assert ("python -m schedsim.traces fetch --url http://127.0.0.1:9/KTH-SP2-1996-2.swf.gz "
@@ -144,7 +150,8 @@ def test_a_log_that_can_be_fetched_is_planned_with_the_fetch(
 
     monkeypatch.setattr(planner, "reachable", lambda url, timeout: None)
     plan = build_plan(offline(full_config, []))
-    assert list(plan.fetches) == ["resources/traces/SDSC-SP2-1998-4.2-cln.swf.gz"]
+    assert list(plan.fetches) == ["resources/traces/SDSC-SP2-1998-4.2-cln.swf.gz",
+                                  "resources/traces/HPC2N-2002-2.1-cln.swf.gz"]
     point = plan.points["results/runs/LOS-F1/LOS/SDSC-SP2_load0.8.parquet"]
     assert point.machine == MachineSpec(128)
     assert point.inputs == ["resources/traces/SDSC-SP2-1998-4.2-cln.swf.gz"]

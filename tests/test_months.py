@@ -91,3 +91,88 @@ def test_a_lublin_month_is_deterministic_capped_and_at_the_offered_load() -> Non
     assert 0.4 < offered_load(measured, 128) < 1.0
     assert lublin_month(4).jobs[0].runtime != month.jobs[0].runtime or \
         lublin_month(4).jobs[1].submit != month.jobs[1].submit
+
+
+# ----------------------------------------------------------------------------- month files
+
+
+def _header(values: dict[str, str]):
+    return values.get
+
+
+def test_measured_window_is_read_from_the_header() -> None:
+    from schedsim.workloads.months import measured_window
+
+    assert measured_window(_header({}), "f.swf") is None
+    assert measured_window(_header({"MeasuredFrom": "10", "MeasuredTo": "20.5"}),
+                           "f.swf") == (10.0, 20.5)
+
+
+@pytest.mark.parametrize("values, message", [
+    ({"MeasuredFrom": "10"}, "both must be numbers"),
+    ({"MeasuredFrom": "x", "MeasuredTo": "20"}, "both must be numbers"),
+    ({"MeasuredFrom": "20", "MeasuredTo": "10"}, "must be below"),
+])
+def test_a_bad_measured_window_is_an_input_error(values: dict[str, str], message: str) -> None:
+    from schedsim.errors import InputError
+    from schedsim.workloads.months import measured_window
+
+    with pytest.raises(InputError, match=message):
+        measured_window(_header(values), "f.swf")
+
+
+def test_a_log_without_a_clock_cannot_be_cut_into_months() -> None:
+    from schedsim.errors import InputError
+    from schedsim.workloads.months import log_clock
+
+    with pytest.raises(InputError, match="f.swf: header lacks UnixStartTime"):
+        log_clock(_header({"UnixStartTime": "0"}), "f.swf")
+    with pytest.raises(InputError, match="TimeZoneString 'Mars/Base'"):
+        log_clock(_header({"UnixStartTime": "0", "TimeZoneString": "Mars/Base"}), "f.swf")
+    assert log_clock(_header({"UnixStartTime": "5", "TimeZoneString": "UTC"}), "f") == (5.0,
+                                                                                      "UTC")
+
+
+def test_conversions() -> None:
+    from schedsim.workloads.months import convert
+
+    jobs = [Job(1, 0.0, 100.0, 3, 500.0), Job(2, 0.0, 100.0, 200, 500.0)]
+    assert [(j.procs, j.estimate) for j in convert(jobs, "dual-cpu-nodes", 64)] == [
+        (2, 100.0), (64, 100.0)]
+    assert [j.procs for j in convert(jobs, "none", 64)] == [3, 64]
+    assert convert(jobs, "none", None) == jobs
+    with pytest.raises(ValueError, match="allowed values none, dual-cpu-nodes"):
+        convert(jobs, "quad", None)
+
+
+def test_a_month_file_runs_under_the_month_protocol(tmp_path) -> None:
+    """A month written as SWF reads back with its measured jobs; the run stops once they
+    started and measures only them (hand-computed: one 64-node partition pair)."""
+    from schedsim.experiments.run import file_workload, simulate_once
+    from schedsim.experiments.spec import MachineSpec, PointSpec
+    from schedsim.workloads.months import MonthWindow, month_swf
+
+    jobs = [Job(1, 0.0, 100.0, 64, 100.0), Job(2, 10.0, 50.0, 64, 50.0),
+            Job(3, 20.0, 10.0, 64, 10.0), Job(4, 200.0, 1000.0, 1, 1000.0)]
+    path = tmp_path / "month.swf"
+    path.write_text(month_swf(MonthWindow("m", 10.0, 30.0, jobs, (1, 2)), 128))
+    spec = PointSpec("goal", "T", "p", "pt", "v", "workload", {},
+                     MachineSpec(128, 1, (64, 64)), "lublin-month", (1,))
+    workload = file_workload(spec, str(path))
+    assert workload.measured == (1, 2)
+    assert workload.info["month_jobs"] == 2
+    assert workload.info["demand"] == pytest.approx((64 * 50 + 64 * 10) / (128 * 20))
+    metrics = simulate_once(workload, Machine(128, 1, (64, 64)), "bf-fcfs-backfill", {})
+    # Job 1 on partition 1 at 0; job 2 on partition 2 at 10; job 3 waits for job 2 (ends
+    # at 60, before job 1 at 100) and starts at 60 on partition 2: waits 0 and 40.
+    assert metrics["jobs"] == 2 and metrics["AWT"] == 20.0 and metrics["max_wait"] == 40.0
+    assert metrics["p2_jobs"] == 2 and metrics["p1_jobs"] == 0
+    assert metrics["BSLD"] == pytest.approx((1.0 + 50.0 / 10.0) / 2)
+
+
+def test_the_lublin_month_model_writes_its_window() -> None:
+    from schedsim.workloads.base import get_model
+
+    text = get_model("lublin-month").run(1, 1, {"days": 1.0})
+    header = [line for line in text.splitlines() if line.startswith(";")]
+    assert "; MeasuredFrom: 604800" in header and "; MeasuredTo: 691200" in header

@@ -230,8 +230,11 @@ def test_at_or_below(deltas: list[float], lower_is_better: bool, verdict: str) -
         assert judgement.note == "significantly worse at heavy"
 
 
-def test_at_or_below_with_one_replication_is_reproduced() -> None:
-    assert at_or_below([pair("light", 50.0, n=1)]).verdict == REPRODUCED
+def test_at_or_below_with_one_replication_is_inconclusive() -> None:
+    """No interval anywhere: "nowhere significantly worse" would hold vacuously."""
+    judged = at_or_below([pair("light", 50.0, n=1)])
+    assert judged.verdict == INCONCLUSIVE and "fewer than two replications" in judged.note
+    assert at_or_below([pair("light", 50.0, n=1), pair("heavy", 0.0)]).verdict == REPRODUCED
 
 
 def test_at_or_below_without_points_is_not_checkable() -> None:

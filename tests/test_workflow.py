@@ -30,9 +30,14 @@ LOS_TARGETS = ("LOS-F5", "LOS-F6", "LOS-CS20", "LOS-F7", "LOS-F8", "LOS-F9", "LO
                "LOS-F11", "LOS-T4", "LOS-T5", "LOS-T6", "LOS-T7")
 KTH = ROOT.parent / "shared" / "traces" / "KTH-SP2-1996-2.swf.gz"
 TRACE_TARGETS = ("LOS-F1",) if KTH.is_file() else ()
-TARGETS = (*HRF_TARGETS, *TRACE_TARGETS, *LOS_TARGETS)
+HPC2N = ROOT.parent / "shared" / "traces" / "HPC2N-2002-2.1-cln.swf.gz"
+GOAL_LOG_TARGETS = ("GOAL-F3", "GOAL-F4", "GOAL-T2", "GOAL-F6", "GOAL-F8", "GOAL-T1")
+GOAL_TARGETS = (*(GOAL_LOG_TARGETS if HPC2N.is_file() else ()), "GOAL-F3L", "GOAL-F4L",
+                "GOAL-F6L")
+TARGETS = (*HRF_TARGETS, *TRACE_TARGETS, *LOS_TARGETS, *GOAL_TARGETS)
 # Targets with registered claims (LOS-CS20 only feeds the C_s of LOS-F7 and LOS-F9).
-CLAIM_TARGETS = {*HRF_TARGETS, "LOS-F1", *LOS_TARGETS} - {"LOS-CS20"}
+CLAIM_TARGETS = ({*HRF_TARGETS, "LOS-F1", *LOS_TARGETS, *GOAL_LOG_TARGETS, *GOAL_TARGETS}
+                 - {"LOS-CS20"})
 LOGS = ("SDSC-SP2", "KTH-SP2", "HPC2N", "SDSC-BLUE", "LLNL-Thunder", "LLNL-Atlas")
 COPIED = ("Snakefile", "workflow", "profiles/default", "config", ".test/config", "src")
 
@@ -124,6 +129,29 @@ def test_los_tables_carry_the_load_knob_and_the_chosen_cs(workdir: Path) -> None
         f1 = pd.read_csv(tables / "LOS-F1.csv")
         assert set(f1["n_seeds"]) == {2}
         assert (abs(f1["offered_load_mean"] - f1["load"]) < 1e-9).all()
+
+
+def test_goal_tables(workdir: Path) -> None:
+    tables = workdir / "results" / "tables"
+    f4l = pd.read_csv(tables / "GOAL-F4L.seeds.csv")
+    assert sorted(set(f4l["seed"])) == [1, 2] and len(f4l) == 3 * 2
+    for column in ("max_wait", "AWT", "BSLD", "long_waits", "p1_jobs", "p2_node_hours",
+                   "month_jobs", "demand"):
+        assert f4l[column].notna().all(), column
+    assert (f4l["p1_jobs"] + f4l["p2_jobs"] == f4l["jobs"]).all()
+    goal = f4l[f4l["policy"] == "goal-oriented"]
+    assert (goal["search_searches"] > 0).all() and (goal["search_mean_nodes"] <= 200).all()
+    if HPC2N.is_file():
+        f4 = pd.read_csv(tables / "GOAL-F4.seeds.csv")
+        assert set(f4["month"]) == {200401} and set(f4["jobs"]) == {5534}
+        t2 = pd.read_csv(tables / "GOAL-T2.csv")
+        assert set(t2["month"]) == {"2004-01"} and len(t2) == 3
+        t1 = pd.read_csv(tables / "GOAL-T1.csv")
+        assert list(t1["paper_jobs"]) == [3156]
+        f8 = pd.read_csv(tables / "GOAL-F8.csv")
+        assert sorted(f8["node_limit"].dropna()) == [100, 200, 400]
+        sensitivity = pd.read_csv(tables / "GOAL-sensitivity.csv")
+        assert set(sensitivity["reading"]) == {"default", "hierarchical"}
 
 
 def test_claims_table(workdir: Path) -> None:
@@ -289,8 +317,9 @@ def test_full_config_plan_matches_the_documented_granularity() -> None:
     for log in config["traces"]["logs"].values():
         log["url"] = "http://127.0.0.1:9/" + log["file"]
     plan = build_plan(config, base=ROOT)
-    # HRF; LOS (tests/test_experiments_los.py); LOS-F9 and F10 again with a one-day lead time
-    assert len(plan.workloads) == 3 * 20 + 7 * 6 * 20 + 2 * 6 * 20
+    # HRF; LOS (tests/test_experiments_los.py); LOS-F9 and F10 again with a one-day lead
+    # time; GOAL's synthetic months (one per seed; its HPC2N months read the log)
+    assert len(plan.workloads) == 3 * 20 + 7 * 6 * 20 + 2 * 6 * 20 + 5
     assert {t: len(r) for t, r in plan.inputs_of.items()
             if t.startswith("HRF") and "@" not in t} == {
         "HRF-T1": 0, "HRF-F5": 2 * 3 * 8, "HRF-F6": 2 * 3 * 10, "HRF-F7": 8 * 3 * 8}

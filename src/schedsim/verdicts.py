@@ -247,6 +247,9 @@ def at_or_below(pairs: Sequence[Pair], lower_is_better: bool = True,
     diffs = _differences(pairs, level)
     worse = _better(lower_is_better) * -1
     losses = [label for label, interval in diffs if _significant(interval, worse)]
+    if not losses and all(math.isnan(interval.half_width) for _, interval in diffs):
+        return Judgement(INCONCLUSIVE, _differences_text(diffs), rule,
+                         "no point has an interval (fewer than two replications)")
     note = f"significantly worse at {_labels(losses)}" if losses else "nowhere significantly worse"
     return Judgement(CONTRADICTED if losses else REPRODUCED, _differences_text(diffs), rule, note)
 

@@ -4,6 +4,7 @@
 rule figure:
     input:
         table="results/tables/{target}.csv",
+        seeds="results/tables/{target}.seeds.csv",
     output:
         png=report(
             "results/figures/{target}.png",
@@ -27,4 +28,4 @@ rule figure:
         code=target_code,
     shell:
         "python -m schedsim.experiments figure --spec {params.spec:q}"
-        " --table {input.table} --png {output.png} --pdf {output.pdf} > {log} 2>&1"
+        " --table {input.table} --seeds {input.seeds} --png {output.png} --pdf {output.pdf} > {log} 2>&1"

@@ -66,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     fig = sub.add_parser("figure", help="draw a target's figure")
     _spec_args(fig, point=False)
     fig.add_argument("--table", required=True)
+    fig.add_argument("--seeds", help="the per-seed table, for figures that draw each seed "
+                     "(table.attrs['seeds'])")
     fig.add_argument("--png", required=True)
     fig.add_argument("--pdf", required=True)
     cla = sub.add_parser("claims", help="check every claim of the given families")
@@ -199,7 +201,10 @@ def cmd_figure(args: argparse.Namespace) -> int:
     from schedsim.plots import target_figure
 
     spec = _target_spec(args)
-    target_figure(pd.read_csv(args.table), spec, args.png, args.pdf)
+    table = pd.read_csv(args.table)
+    if args.seeds:
+        table.attrs["seeds"] = pd.read_csv(args.seeds)
+    target_figure(table, spec, args.png, args.pdf)
     return 0
 
 

@@ -142,6 +142,7 @@ class Sweep:
         group_by = ("policy", ctx.family.variant_column,
                     *dict.fromkeys([*ctx.family.param_columns, *params]))
         trace = (raw.get("trace") or {}).get("note")
+        months = tuple((raw.get("trace") or {}).get("months") or ())
         return TargetSpec(
             family=ctx.family.name, module=ctx.module, target=target, kind=SWEEP,
             figure=ctx.figure(raw, "combined" if combine else "sweep"),
@@ -152,7 +153,8 @@ class Sweep:
             x=raw.get("x") or self._default_x(sweep, raw, panels),
             metrics=ctx.family.metrics, choose=self._choose(raw, panels), trace=trace,
             policy_labels=dict(ctx.section.get("policy_labels") or {}),
-            seed_unit="trace segments" if trace else "seeds")
+            seed_unit="months" if months else "trace segments" if trace else "seeds",
+            seed_labels={str(i): m for i, m in enumerate(months, start=1)})
 
     def panels(self, ctx: Context, target: str, raw: Mapping[str, Any]) -> tuple[PanelSpec, ...]:
         given = raw.get("panels") or [{"name": (raw.get("trace") or {}).get("name", ""),
@@ -196,7 +198,7 @@ class Sweep:
         axes = {**(raw.get("variants") or {}), **{k: v for p in panels for k, v in
                                                   p.values.items()}}
         return next((a for a, v in axes.items() if isinstance(v, list) and len(v) > 1),
-                    "load" if raw.get("trace") else None)
+                    "load" if raw.get("trace") and not raw["trace"].get("months") else None)
 
     @staticmethod
     def _choose(raw: Mapping[str, Any], panels: Sequence[PanelSpec]) -> ChooseSpec | None:
@@ -214,6 +216,8 @@ class Sweep:
                        panel: PanelSpec) -> list[Variant]:
         values = {**(raw.get("variants") or {}), **panel.values}
         trace = raw.get("trace")
+        if trace and trace.get("months"):
+            return [Variant(trace["name"], {}, {"panel": panel.name})]
         if trace:
             return [Variant(f"{trace['name']}_load{fmt_value(float(load))}", {},
                             {"load": float(load), "panel": panel.name})
@@ -262,10 +266,12 @@ class Sweep:
         trace = raw.get("trace")
         if raw.get("machine"):
             machine = MachineSpec.of(raw["machine"])
-        elif trace:
+        elif trace and not trace.get("months"):
             machine = MachineSpec(int(trace["procs"]))
         else:
             machine = ctx.family.machine(ctx.section)
+        if trace and trace.get("months"):
+            return self._month_fields(trace, machine)
         if trace:
             segments = int(trace.get("segments", 10))
             path = str(trace["path"])
@@ -281,6 +287,19 @@ class Sweep:
                 "seeds": ctx.seeds, "workload_info": fam.workload_info,
                 "workloads": {str(s): workload_path(ctx.workload_family, variant.name, s,
                                                     fam.workload_ext) for s in ctx.seeds}}
+
+    @staticmethod
+    def _month_fields(trace: Mapping[str, Any], machine: MachineSpec) -> dict[str, Any]:
+        """A log read month by month: one replication (seed) per calendar month."""
+        months = tuple(str(m) for m in trace["months"])
+        seeds = tuple(range(1, len(months) + 1))
+        path = str(trace["path"])
+        return {"machine": machine, "model": TRACE_MODEL, "seeds": seeds,
+                "workloads": {str(s): path for s in seeds},
+                "trace": TraceSpec(trace["name"], path, 0.0, len(months), None,
+                                   trace.get("estimates", "exact"), months,
+                                   trace.get("conversion", "none"), trace.get("node_cap")),
+                "workload_info": True}
 
     def inputs(self, spec: TargetSpec, points: Sequence[PointSpec]) -> list[str]:
         return [p.run_path for p in points]

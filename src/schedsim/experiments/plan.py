@@ -16,7 +16,7 @@ from typing import Any
 
 from schedsim.experiments.family import enabled_families, get_family
 from schedsim.experiments.kinds import KINDS, Context, check_function, chosen_path
-from schedsim.experiments.spec import SWEEP, PointSpec, TargetSpec
+from schedsim.experiments.spec import SWEEP, PointSpec, TargetSpec, to_json
 from schedsim.traces import DOWNLOAD_DIR, TraceLog, TraceSettings, find, reachable
 
 READING_MARK = "@"  # results/tables/<target>@<reading>.csv
@@ -47,6 +47,7 @@ class Plan:
     fetches: dict[str, TraceLog] = field(default_factory=dict)
     unreachable: dict[str, str | None] = field(default_factory=dict)
     readings: dict[str, dict[str, Reading]] = field(default_factory=dict)
+    shared: dict[str, str] = field(default_factory=dict)  # point content -> its run file
 
     @property
     def families(self) -> list[str]:
@@ -222,7 +223,8 @@ def _plan_target(plan: Plan, ctx: Context, target: str, raw: Mapping[str, Any],
     kind = KINDS[raw.get("kind", SWEEP)]
     spec = kind.target(ctx, target, raw)
     check_function(spec)
-    points = [_reused(plan, point, reuse_from) for point in kind.points(ctx, spec, raw)]
+    points = [_shared(plan, _reused(plan, point, reuse_from))
+              for point in kind.points(ctx, spec, raw)]
     for point in points:
         check_point(point)
         plan.points[point.run_path] = point
@@ -238,6 +240,15 @@ def _reused(plan: Plan, point: PointSpec, default_target: str | None) -> PointSp
         return point
     same = replace(point, target=default_target)
     return same if plan.points.get(same.run_path) == same else point
+
+
+def _shared(plan: Plan, point: PointSpec) -> PointSpec:
+    """An earlier target's point when ``point`` differs from it by the target only: the
+    simulation runs once, and both targets read its run file (e.g. GOAL-F3 and GOAL-F4
+    share the goal-oriented runs)."""
+    key = to_json(replace(point, target=""))
+    first = plan.shared.setdefault(key, point.run_path)
+    return plan.points.get(first, point)
 
 
 def check_point(point: PointSpec) -> None:

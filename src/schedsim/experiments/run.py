@@ -29,6 +29,7 @@ class SeedWorkload:
     jobs: list[Job]
     changes: list[RuntimeChange] = field(default_factory=list)
     info: dict[str, float] = field(default_factory=dict)
+    measured: tuple[int, ...] | None = None  # positions of the measured jobs (a month)
 
 
 def build_machine(spec: MachineSpec) -> Machine:
@@ -46,8 +47,14 @@ def load_model(spec: MachineSpec, seed: int) -> Any:
 
 
 def file_workload(spec: PointSpec, path: str) -> SeedWorkload:
-    """A generated workload file; CWF files keep their commands and must match the unit."""
+    """A generated workload file; CWF files keep their commands and must match the unit.
+
+    A file whose header gives a measured window (``MeasuredFrom``/``MeasuredTo``, a
+    synthetic month) is run under the month protocol: only the jobs submitted in the
+    window are measured, and the run stops once they have all started.
+    """
     from schedsim.workloads.load import load_workload
+    from schedsim.workloads.months import measured_window
 
     loaded = load_workload(path, procs=spec.machine.procs)
     if loaded.machine.unit not in (1, spec.machine.unit):
@@ -60,22 +67,70 @@ def file_workload(spec: PointSpec, path: str) -> SeedWorkload:
         barr = loaded.header_value("Barr")
         info = {"offered_load": offered_load(loaded.jobs, spec.machine.procs),
                 "barr": float(barr) if barr else math.nan}
-    return SeedWorkload(loaded.jobs, loaded.changes, info)
+    window = measured_window(loaded.header_value, path)
+    if window is None:
+        return SeedWorkload(loaded.jobs, loaded.changes, info)
+    measured = tuple(i for i, job in enumerate(loaded.jobs) if window[0] <= job.submit < window[1])
+    return SeedWorkload(loaded.jobs, loaded.changes,
+                        {**info, **month_info(loaded.jobs, measured, window, spec.machine.procs)},
+                        measured)
+
+
+def month_info(jobs: Sequence[Job], measured: Sequence[int], window: tuple[float, float],
+               nodes: int) -> dict[str, float]:
+    """What a month's rows record of its workload: jobs, demand and job size (GOAL Table 1).
+
+    ``demand`` is the measured jobs' node-seconds over the machine's node-seconds in
+    the month; ``job_nodehours_*`` the mean, median and maximum node-hours per job.
+    """
+    import numpy as np
+
+    sizes = np.array([jobs[i].procs * jobs[i].runtime / 3600.0 for i in measured])
+    span = window[1] - window[0]
+    return {"month_jobs": float(len(measured)),
+            "demand": float(sizes.sum() * 3600.0 / (nodes * span)) if span > 0 else math.nan,
+            "job_nodehours_mean": float(sizes.mean()) if len(sizes) else math.nan,
+            "job_nodehours_median": float(np.median(sizes)) if len(sizes) else math.nan,
+            "job_nodehours_max": float(sizes.max()) if len(sizes) else math.nan}
 
 
 def trace_workloads(spec: PointSpec) -> dict[int, SeedWorkload]:
-    """A real log cut into segments (the point's seeds), each scaled to the point's load."""
+    """A real log cut into segments (the point's seeds), each scaled to the point's load;
+    or, with ``trace.months``, one calendar month per seed (:func:`month_workloads`)."""
     from schedsim.workloads.load import load_workload
     from schedsim.workloads.scaling import offered_load, scale_to_load, segments
 
     trace, procs = spec.trace, spec.machine.procs
     assert trace is not None
+    if trace.months:
+        return month_workloads(spec)
     log = load_workload(trace.path, procs=procs, estimates=trace.estimates)
     parts = segments(log.jobs, trace.segments, trace.max_jobs)
     return {seed: SeedWorkload(scale_to_load(parts[seed - 1], procs, trace.load), [],
                                {"offered_load": trace.load,
                                 "natural_load": offered_load(parts[seed - 1], procs)})
             for seed in spec.seeds}
+
+
+def month_workloads(spec: PointSpec) -> dict[int, SeedWorkload]:
+    """Seed i is the i-th month of ``trace.months``, converted and windowed (GOAL sec. 3)."""
+    from schedsim.workloads.load import load_workload
+    from schedsim.workloads.months import convert, log_clock, month_window
+
+    trace = spec.trace
+    assert trace is not None
+    log = load_workload(trace.path, estimates=trace.estimates)
+    unix_start, time_zone = log_clock(log.header_value, trace.path)
+    jobs = convert(log.jobs, trace.conversion, trace.node_cap)
+    out = {}
+    for seed in spec.seeds:
+        year, month = (int(x) for x in trace.months[seed - 1].split("-"))
+        window = month_window(jobs, unix_start, time_zone, year, month)
+        info = month_info(window.jobs, window.measured, (window.start, window.end),
+                          spec.machine.procs)
+        out[seed] = SeedWorkload(window.jobs, [], {"month": float(year * 100 + month), **info},
+                                 window.measured)
+    return out
 
 
 def point_workloads(spec: PointSpec) -> dict[int, SeedWorkload]:
@@ -106,6 +161,8 @@ def simulate_once(workload: SeedWorkload, machine: Machine, policy: str,
     from schedsim.metrics import summarize
     from schedsim.policies.registry import make_policy
 
+    if workload.measured is not None:
+        return simulate_month(workload, machine, make_policy(policy, params, machine))
     schedule = simulate(workload.jobs, machine, make_policy(policy, params, machine),
                         workload.changes, load_model=load)
     summary = summarize(schedule)
@@ -115,6 +172,27 @@ def simulate_once(workload: SeedWorkload, machine: Machine, policy: str,
             "makespan": summary.makespan, "slowdown": summary.slowdown_of_means,
             **dedicated_timeliness(schedule),
             "elastic_running_share": elastic_running_share(schedule, workload.changes)}
+
+
+def simulate_month(workload: SeedWorkload, machine: Machine, policy: Any) -> dict[str, float]:
+    """The month protocol (GOAL paper, sec. 3.3): run until every measured job has
+    started, then the monthly metrics over the measured jobs
+    (:func:`schedsim.workloads.months.month_metrics`), under the table names
+    (``AWT``, ``BSLD``, ``max_wait``, ``long_waits``, ``p1_jobs`` ...), plus the
+    policy's search statistics when it keeps them (``search_*``)."""
+    from schedsim.engine import simulate
+    from schedsim.workloads.months import month_metrics
+
+    assert workload.measured is not None
+    schedule = simulate(workload.jobs, machine, policy, stop_when_started=workload.measured)
+    runtime = [job.runtime for job in schedule.jobs]
+    metrics = month_metrics([job.submit for job in schedule.jobs], schedule.start, runtime,
+                            schedule.procs, schedule.partition, workload.measured,
+                            len(machine.partitions))
+    metrics["AWT"] = metrics.pop("mean_wait")
+    metrics["BSLD"] = metrics.pop("mean_bsld")
+    stats = getattr(policy, "search_statistics", None)
+    return {**metrics, **({f"search_{k}": v for k, v in stats().items()} if stats else {})}
 
 
 def dedicated_timeliness(schedule: Any) -> dict[str, float]:

@@ -79,8 +79,17 @@ class MachineSpec:
 
 @dataclass(frozen=True)
 class TraceSpec:
-    """A real log cut into ``segments`` consecutive parts (the replications), each
-    scaled to the offered ``load`` (Shmueli & Feitelson's arrival-time scaling)."""
+    """A real log cut into replications.
+
+    Without ``months``: ``segments`` consecutive parts, each scaled to the offered
+    ``load`` (Shmueli & Feitelson's arrival-time scaling). With ``months``
+    (``YYYY-MM`` each, in the log's time zone): one replication per calendar month,
+    simulated with its warm-up week and tail, measured over the month's jobs only
+    (:mod:`schedsim.workloads.months`); ``load`` is then 0 and the log is not scaled.
+    ``conversion`` names how the log's processors become the machine's
+    units (``dual-cpu-nodes``: ceil(processors / 2) with exact estimates), and
+    ``node_cap`` caps a job's size.
+    """
 
     name: str
     path: str
@@ -88,6 +97,9 @@ class TraceSpec:
     segments: int = 10
     max_jobs: int | None = None
     estimates: str = "requested"
+    months: tuple[str, ...] = ()
+    conversion: str = "none"
+    node_cap: int | None = None
 
 
 @dataclass(frozen=True)
@@ -188,6 +200,7 @@ class TargetSpec:
     args: Mapping[str, Any] = field(default_factory=dict)
     policy_labels: Mapping[str, str] = field(default_factory=dict)
     seed_unit: str = "seeds"
+    seed_labels: Mapping[str, str] = field(default_factory=dict)  # e.g. seed 1 is "2003-06"
     module: str = ""
     reading: str = ""  # a sensitivity reading: this target is ``base`` run under it
     base: str = ""
@@ -211,7 +224,8 @@ def point_from_json(text: str | Mapping[str, Any]) -> PointSpec:
     data["inner"] = {k: tuple(v) for k, v in data.get("inner", {}).items()}
     data["columns"] = tuple(data.get("columns", ()))
     if data.get("trace"):
-        data["trace"] = TraceSpec(**data["trace"])
+        data["trace"] = TraceSpec(**{**data["trace"],
+                                     "months": tuple(data["trace"].get("months", ()))})
     return PointSpec(**_known(PointSpec, data))
 
 

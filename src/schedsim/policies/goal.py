@@ -439,6 +439,12 @@ class GoalOriented(QueuePolicy[GoalSettings]):
     def size(self, job: Job) -> int:
         return self.machine.round_up(job.procs)
 
+    def search_statistics(self) -> dict[str, float]:
+        """Over the run: searches, mean placements per search, share cut by the limit."""
+        return {"searches": float(self.searches),
+                "mean_nodes": self.nodes / self.searches if self.searches else 0.0,
+                "stopped_share": self.stopped / self.searches if self.searches else 0.0}
+
     def schedule(self, view: EngineView) -> list[Decision]:
         if not self.queue or not any(best_fit_now(self.size(j), view.free) is not None
                                      for j in self.queue):
@@ -490,3 +496,17 @@ register_policy("bf-lxf-backfill", "goal", "best-fit LXF-backfill on several par
                 BestFitBackfillSettings)(BestFitLXFBackfill)
 register_policy("goal-oriented", "goal", "goal-oriented discrepancy search, Tradeoff(Tw:avgX) "
                 "(GOAL paper, sec. 2)", GoalSettings)(GoalOriented)
+
+
+@dataclass(frozen=True)
+class GoalIdea1Settings(GoalSettings):
+    """The goal-oriented policy's settings with idea 1 as the default tree."""
+
+    tree: str = setting("idea1", "idea1: children are (job, partition) pairs; idea2: "
+                        "children are jobs, each placed by best fit (sec. 2.2)",
+                        choices=("idea1", "idea2"))
+
+
+register_policy("goal-oriented-idea1", "goal", "the goal-oriented policy with the partition "
+                "choice inside the search tree (GOAL paper, sec. 2.2, idea 1)",
+                GoalIdea1Settings)(GoalOriented)

@@ -51,6 +51,7 @@ MODEL_MODULES = (
     "schedsim.workloads.lublin_los",
     "schedsim.workloads.cirne",
     "schedsim.workloads.hyperexp",
+    "schedsim.workloads.months",
 )
 
 

@@ -18,12 +18,15 @@ docs/deviations-goal.md records these choices.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from schedsim.jobs import Job
+from schedsim.params import ParamSpec
+from schedsim.workloads.base import WorkloadModel, register
 
 DAY = 86400.0
 WARMUP = 7 * DAY
@@ -125,3 +128,96 @@ def lublin_month(seed: int, nodes: int = 128, load: float = 0.70, days: float = 
     window = [job for job in scaled if job.submit < end + tail]
     measured = tuple(i for i, job in enumerate(window) if start <= job.submit < end)
     return MonthWindow(f"lublin-seed{seed}", start, end, window, measured)
+
+
+# ----------------------------------------------------------------------------- files and logs
+
+MEASURED_FROM, MEASURED_TO = "MeasuredFrom", "MeasuredTo"  # header keys of a month file
+CONVERSIONS = ("none", "dual-cpu-nodes")
+
+
+def convert(jobs: Sequence[Job], conversion: str, node_cap: int | None) -> list[Job]:
+    """A log's jobs in the machine's units: ``dual-cpu-nodes`` (:func:`dual_cpu_nodes`,
+    capped at ``node_cap`` or 64) or ``none`` (sizes capped at ``node_cap`` if given)."""
+    if conversion == "dual-cpu-nodes":
+        return dual_cpu_nodes(jobs, node_cap or 64)
+    if conversion != "none":
+        raise ValueError(f"trace conversion {conversion!r}: allowed values "
+                         f"{', '.join(CONVERSIONS)}")
+    if node_cap is None:
+        return list(jobs)
+    return [replace(job, procs=min(node_cap, job.procs), index=-1) for job in jobs]
+
+
+def log_clock(header_value: Callable[[str], str | None], path: str) -> tuple[float, str]:
+    """``UnixStartTime`` and ``TimeZoneString`` of a log's header (InputError if absent)."""
+    from schedsim.errors import InputError
+
+    start, zone = header_value("UnixStartTime"), header_value("TimeZoneString")
+    if start is None or zone is None:
+        raise InputError(f"{path}: header lacks UnixStartTime or TimeZoneString, which "
+                         "calendar months need")
+    try:
+        ZoneInfo(zone)
+        return float(start), zone
+    except (ValueError, KeyError) as err:
+        raise InputError(f"{path}: header UnixStartTime {start!r} / TimeZoneString {zone!r}: "
+                         f"{err}") from None
+
+
+def measured_window(header_value: Callable[[str], str | None],
+                    path: str) -> tuple[float, float] | None:
+    """The ``[MeasuredFrom, MeasuredTo)`` window of a month file's header, or None."""
+    from schedsim.errors import InputError
+
+    low, high = header_value(MEASURED_FROM), header_value(MEASURED_TO)
+    if low is None and high is None:
+        return None
+    try:
+        window = (float(low or ""), float(high or ""))
+    except ValueError:
+        raise InputError(f"{path}: header {MEASURED_FROM} {low!r} / {MEASURED_TO} {high!r}: "
+                         "both must be numbers (seconds)") from None
+    if not window[0] < window[1]:
+        raise InputError(f"{path}: header {MEASURED_FROM} {low} must be below "
+                         f"{MEASURED_TO} {high}")
+    return window
+
+
+def month_swf(window: MonthWindow, nodes: int, notes: Sequence[str] = ()) -> str:
+    """A month as SWF text: the header names the measured window; estimates are exact."""
+    from schedsim.workloads.swf import format_number, swf_text
+
+    count = len(window.jobs)
+    header = ["Version: 2.2", f"MaxJobs: {count}", f"MaxRecords: {count}",
+              f"MaxNodes: {nodes}", f"MaxProcs: {nodes}",
+              f"{MEASURED_FROM}: {format_number(window.start)}",
+              f"{MEASURED_TO}: {format_number(window.end)}", *(f"Note: {note}" for note in notes)]
+    records = [(job.id, job.submit, -1, job.runtime, job.procs, -1, -1, job.procs, job.runtime,
+                -1, 1, -1, -1, -1, 1, -1, -1, -1) for job in window.jobs]
+    return swf_text(header, records)
+
+
+def _generate_month(jobs: int, seed: int, values: Mapping[str, Any]) -> str:
+    window = lublin_month(seed, int(values["nodes"]), float(values["load"]),
+                          float(values["days"]), int(values["largest"]))
+    notes = (f"schedsim {LUBLIN_MONTH}, srand48 seed {seed}: Lublin99 for {values['nodes']} "
+             f"nodes, sizes capped at {values['largest']}, arrivals scaled to offered load "
+             f"{values['load']:g}; measured: {values['days']:g} days after a 7-day warm-up",)
+    return month_swf(window, int(values["nodes"]), notes)
+
+
+LUBLIN_MONTH = "lublin-month"
+register(WorkloadModel(
+    name=LUBLIN_MONTH,
+    description="one synthetic month for the GOAL paper's protocol: Lublin99, scaled to an "
+                "offered load, a warm-up week, the measured window in the header",
+    params=(ParamSpec("nodes", int, 128, "machine nodes (Lublin's uhi = log2 nodes)", low=2),
+            ParamSpec("load", float, 0.70, "offered load of the series", low=0.01, high=2.0),
+            ParamSpec("days", float, 30.0, "length of the measured month in days", low=1.0),
+            ParamSpec("largest", int, 64, "cap on a job's nodes (the largest partition)",
+                      low=1)),
+    generate=_generate_month,
+    file_format="swf",
+    source="GOAL paper sec. 3 protocol; Lublin & Feitelson, JPDC 63(11), 2003",
+))

@@ -1,0 +1,649 @@
+"""GOAL family: goal-oriented scheduling on 2-partition machines (the GOAL paper,
+001_f96e77119ff6d35b.txt).
+
+Prasitsupparote & Vasupongayya, "Impact of Multi-partition Systems on Goal-oriented
+Parallel Computer Job Scheduling Policies". Targets (docs/reproduction.md, GOAL):
+
+* GOAL-F3: idea 1 against idea 2 of the goal-oriented policy, per month, 64+64 nodes;
+* GOAL-F4: best-fit FCFS-backfill, best-fit LXF-backfill and the goal-oriented
+  policy (idea 2), per month, 64+64 (Fig. 4 a-d, per partition Fig. 5);
+* GOAL-T2: jobs and mean node-hours per partition and policy (Table 2), from GOAL-F4;
+* GOAL-F6: the three policies on 32+64 (Fig. 6, per partition Fig. 7);
+* GOAL-F8: maximum wait against the node limit 2000 ... 128000, January 2004, 32+64;
+* GOAL-T1: our months' workload beside the paper's Table 1 (informational);
+* GOAL-F3L, GOAL-F4L, GOAL-F6L: the secondary synthetic workload (``lublin-month``,
+  one month per seed), where seeds give intervals.
+
+The paper's IA-64 log is not public: the HPC2N log's months June 2003 - March 2004
+stand in for it, read month by month (``trace.months``, one replication per month;
+:mod:`schedsim.workloads.months`). Claims pair the policies by month (or seed);
+their rules' parameters are ``goal.claims`` in the config. Choices the paper leaves
+open: docs/deviations-goal.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from schedsim.claims import claim
+from schedsim.experiments.family import Family, Variant
+from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function
+from schedsim.experiments.spec import TargetSpec
+from schedsim.plots import COLORS, LINESTYLES, MARKERS, STYLE, register_figure
+from schedsim.tables import per_seed, select
+from schedsim.verdicts import (
+    CONTRADICTED,
+    INCONCLUSIVE,
+    REPRODUCED,
+    Judgement,
+    Pair,
+    at_or_below,
+    beats,
+    close,
+    combine,
+    informational,
+    magnitude,
+    not_checkable,
+    trend,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+FAMILY_NAME = "goal"
+F3, F4, T2, F6, F8, T1 = "GOAL-F3", "GOAL-F4", "GOAL-T2", "GOAL-F6", "GOAL-F8", "GOAL-T1"
+F3L, F4L, F6L = "GOAL-F3L", "GOAL-F4L", "GOAL-F6L"
+FCFS, LXF, GOAL, IDEA1 = ("bf-fcfs-backfill", "bf-lxf-backfill", "goal-oriented",
+                          "goal-oriented-idea1")
+BACKFILLS = (FCFS, LXF)
+PARTITION_METRICS = ("jobs", "node_hours", "max_wait", "mean_wait", "mean_bsld")
+METRICS = ("max_wait", "AWT", "BSLD", "long_waits", "jobs",
+           *(f"p{p}_{m}" for p in (1, 2) for m in PARTITION_METRICS),
+           "month", "month_jobs", "demand", "job_nodehours_mean", "job_nodehours_median",
+           "job_nodehours_max", "search_searches", "search_mean_nodes", "search_stopped_share")
+NAMES = {"max_wait": "maximum wait (s)", "AWT": "mean wait (s)",
+         "BSLD": "mean bounded slowdown", "long_waits": "jobs waiting > 24 h"}
+
+# The paper's Table 1 (IA-64, modified): demand, jobs, node-hours per job (mean, median,
+# max), by month.
+PAPER_TABLE1: dict[str, tuple[float, int, float, float, float]] = {
+    "2003-06": (0.80, 2191, 33.78, 0.8, 768.0), "2003-07": (0.74, 1400, 50.12, 1.1, 768.0),
+    "2003-08": (0.70, 3221, 20.61, 0.0, 768.0), "2003-09": (0.67, 3057, 20.08, 0.1, 768.0),
+    "2003-10": (0.70, 4149, 15.96, 0.3, 768.0), "2003-11": (0.68, 3443, 18.13, 0.7, 768.0),
+    "2003-12": (0.73, 3521, 19.73, 1.0, 1151.0), "2004-01": (0.70, 3156, 21.11, 5.1, 1536.0),
+    "2004-02": (0.71, 3969, 15.97, 0.3, 1536.0), "2004-03": (0.72, 3466, 19.77, 0.0, 1536.0),
+}
+# The paper's Table 2: per month, for FCFS-backfill, LXF-backfill, goal-oriented, the jobs
+# on partitions 1 and 2, then the mean node-hours per job on partitions 1 and 2.
+PAPER_TABLE2: dict[str, tuple[tuple[int, int, float, float], ...]] = {
+    "2003-06": ((1268, 923, 29.3, 39.9), (1078, 1113, 34.4, 33.1), (1281, 910, 29.1, 40.3)),
+    "2003-07": ((879, 521, 39.2, 68.4), (905, 495, 38.4, 71.5), (795, 605, 42.9, 59.4)),
+    "2003-08": ((2034, 1187, 15.9, 28.5), (1677, 1544, 19.8, 21.3), (2199, 1022, 14.9, 32.7)),
+    "2003-09": ((1921, 1136, 16.3, 26.3), (2143, 914, 14.0, 34.3), (1607, 1450, 18.6, 21.6)),
+    "2003-10": ((2801, 1348, 12.4, 23.1), (3044, 1105, 10.9, 29.8), (1935, 2214, 17.7, 14.3)),
+    "2003-11": ((2545, 898, 12.7, 33.3), (2409, 1034, 13.7, 28.2), (1635, 1808, 18.4, 17.8)),
+    "2003-12": ((2441, 1080, 14.6, 31.2), (2405, 1116, 14.5, 30.9), (1581, 1940, 21.5, 18.2)),
+    "2004-01": ((2241, 915, 16.8, 31.4), (2133, 1023, 17.1, 29.2), (1692, 1464, 21.4, 20.6)),
+    "2004-02": ((2810, 1159, 11.4, 26.8), (2689, 1280, 11.8, 24.5), (1902, 2067, 16.3, 15.5)),
+    "2004-03": ((2409, 1057, 14.5, 31.6), (2399, 1067, 14.8, 30.9), (1541, 1925, 21.6, 18.2)),
+}
+TABLE2_POLICIES = (FCFS, LXF, GOAL)
+
+
+def paper_p1_share(policy: str) -> float:
+    """The paper's share of jobs on partition 1, mean over its ten months (Table 2)."""
+    column = TABLE2_POLICIES.index(policy)
+    shares = [row[column][0] / (row[column][0] + row[column][1])
+              for row in PAPER_TABLE2.values()]
+    return sum(shares) / len(shares)
+
+
+# ----------------------------------------------------------------------------- family
+
+
+class GoalFamily(Family):
+    """Config section ``goal``. Real-log targets read ``trace.months``; the synthetic
+    targets use the section's workload (``lublin-month``), one variant, one month per
+    seed. ``machine:`` of a target sets its partitions (64+64 or 32+64)."""
+
+    name = FAMILY_NAME
+    variant_column = "workload"
+    metrics = METRICS
+
+    def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
+                 panel: str) -> list[Variant]:
+        return [Variant(str(section["workload"]["model"]).replace("-month", "99"), {},
+                        {"panel": panel})]
+
+
+FAMILY = GoalFamily()
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def show(policy: str, spec: TargetSpec | None = None) -> str:
+    labels = {FCFS: "FCFS-backfill", LXF: "LXF-backfill", GOAL: "Tradeoff(Tw:avgX) idea 2",
+              IDEA1: "Tradeoff(Tw:avgX) idea 1"}
+    return spec.show(policy) if spec and policy in spec.policy_labels else labels.get(policy,
+                                                                                        policy)
+
+
+def seeds_of(tables: Mapping[str, pd.DataFrame], target: str) -> pd.DataFrame:
+    return tables[f"{target}{SEEDS_SUFFIX}"]
+
+
+def series(tables: Mapping[str, pd.DataFrame], target: str, policy: str, metric: str,
+           where: Mapping[str, Any] | None = None) -> pd.Series:
+    """``metric`` of ``policy`` per replication (month or seed) of a target."""
+    return per_seed(seeds_of(tables, target), metric, {"policy": policy, **(where or {})})
+
+
+def unit(tables: Mapping[str, pd.DataFrame], target: str) -> str:
+    return "months" if "month" in seeds_of(tables, target) else "seeds"
+
+
+def month_label(value: float) -> str:
+    """200306.0 -> '2003-06' (the ``month`` column of a month's rows)."""
+    number = int(value)
+    return f"{number // 100:04d}-{number % 100:02d}"
+
+
+def has(tables: Mapping[str, pd.DataFrame], target: str, *policies: str) -> str | None:
+    """Why the claim cannot be judged (a policy missing), or None."""
+    found = set(seeds_of(tables, target)["policy"])
+    missing = [p for p in policies if p not in found]
+    return f"{target} did not run {', '.join(missing)}" if missing else None
+
+
+def ratio(tables: Mapping[str, pd.DataFrame], target: str, policy: str, numerator: str,
+          denominator: str) -> pd.Series:
+    return (series(tables, target, policy, numerator)
+            / series(tables, target, policy, denominator))
+
+
+# ----------------------------------------------------------------------------- claims: rules
+
+
+def pair(tables: Mapping[str, pd.DataFrame], target: str, a: str, b: str,
+         metric: str) -> Pair:
+    """One point: A's and B's ``metric`` paired over the target's months (or seeds)."""
+    return Pair(f"{metric} over the {unit(tables, target)}", series(tables, target, a, metric),
+                series(tables, target, b, metric))
+
+
+def best_or_close(tables: Mapping[str, pd.DataFrame], target: str, policy: str,
+                  others: Sequence[str], metric: str, tol: float) -> Judgement:
+    """``policy`` is best or close to the best on ``metric`` (a family rule, documented in
+    docs/deviations-goal.md C1): reproduced if it is at or below the best other policy by
+    mean (``at_or_below``), else the verdict of ``close`` to that policy within ``tol``."""
+    means = {p: float(series(tables, target, p, metric).mean()) for p in others}
+    best = min(means, key=lambda p: means[p])
+    judged = at_or_below([pair(tables, target, policy, best, metric)])
+    if judged.verdict != REPRODUCED:
+        near = close([pair(tables, target, policy, best, metric)], tol)
+        judged = Judgement(near.verdict, near.ours, f"{judged.rule}, else {near.rule}",
+                           f"{judged.note}; {near.note}")
+    return Judgement(judged.verdict, f"{metric} vs {show(best)}: {judged.ours}", judged.rule,
+                     f"{metric}: {judged.note}")
+
+
+def fcfs_best_max(tables: Mapping[str, pd.DataFrame], target: str) -> Judgement:
+    missing = has(tables, target, FCFS, LXF)
+    return not_checkable(missing) if missing else beats([pair(tables, target, FCFS, LXF,
+                                                              "max_wait")])
+
+
+def lxf_best_averages(tables: Mapping[str, pd.DataFrame], target: str,
+                      metrics: Sequence[str]) -> Judgement:
+    missing = has(tables, target, FCFS, LXF)
+    if missing:
+        return not_checkable(missing)
+    return combine([beats([pair(tables, target, LXF, FCFS, m)]) for m in metrics],
+                   "LXF-backfill beats FCFS-backfill")
+
+
+def goal_near_best(tables: Mapping[str, pd.DataFrame], target: str, metrics: Sequence[str],
+                   settings: Mapping[str, Any]) -> Judgement:
+    missing = has(tables, target, GOAL, FCFS, LXF)
+    if missing:
+        return not_checkable(missing)
+    tol = float(settings.get("near_best_tolerance", 0.10))
+    return combine([best_or_close(tables, target, GOAL, BACKFILLS, m, tol) for m in metrics],
+                   "goal-oriented best or close to best")
+
+
+def idea2_not_worse(tables: Mapping[str, pd.DataFrame], target: str) -> Judgement:
+    missing = has(tables, target, GOAL, IDEA1)
+    if missing:
+        return not_checkable(missing)
+    return combine([at_or_below([pair(tables, target, GOAL, IDEA1, m)])
+                    for m in ("max_wait", "AWT")], "idea 2 at or below idea 1")
+
+
+# ----------------------------------------------------------------------------- claims: F3
+
+
+@claim(FAMILY_NAME, F3, "F3-idea2-at-or-below", "64+64: idea 2 is at least as good as idea 1 "
+       "on maximum and mean wait (sec. 4.1, Fig. 3), paired over the months",
+       "idea 2 better on all measures, all months")
+def claim_f3(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return idea2_not_worse(tables, F3)
+
+
+@claim(FAMILY_NAME, F3, "F3-idea2-every-month", "64+64: months in which idea 2's maximum and "
+       "mean wait are at or below idea 1's (sec. 4.1: all months)", "10 of 10 months")
+def claim_f3_months(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    missing = has(tables, F3, GOAL, IDEA1)
+    if missing:
+        return not_checkable(missing)
+    parts = []
+    for metric in ("max_wait", "AWT"):
+        gap = series(tables, F3, IDEA1, metric) - series(tables, F3, GOAL, metric)
+        parts.append(f"{metric}: {int((gap >= 0).sum())} of {len(gap)}")
+    return informational("; ".join(parts), "one run per month: counted, not judged")
+
+
+@claim(FAMILY_NAME, F3, "F3-gap-busiest", "64+64: the gap between the ideas (idea 1 minus "
+       "idea 2) is largest in the busiest months (sec. 4.1: 12/03 and 1/04, 'caused by the "
+       "number of waiting jobs')", "largest gap in the busiest months")
+def claim_f3_gap(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    """Family rule C2 (docs/deviations-goal.md): the busiest months are the ``busiest`` months
+    with the most searches cut by the node limit under idea 1; reproduced if, for both
+    maximum and mean wait, the month of the largest gap is one of them; contradicted if
+    for neither; else inconclusive."""
+    missing = has(tables, F3, GOAL, IDEA1)
+    if missing:
+        return not_checkable(missing)
+    count = int(settings.get("busiest", 2))
+    seeds = seeds_of(tables, F3)
+    label = {s: month_label(m) for s, m in zip(seeds["seed"], seeds["month"], strict=True)}
+    cut = (series(tables, F3, IDEA1, "search_stopped_share")
+           * series(tables, F3, IDEA1, "search_searches"))
+    busiest = list(cut.sort_values(ascending=False, kind="stable").index[:count])
+    hits, parts = 0, []
+    for metric in ("max_wait", "AWT"):
+        gap = series(tables, F3, IDEA1, metric) - series(tables, F3, GOAL, metric)
+        top = gap.idxmax()
+        hits += int(top in busiest)
+        parts.append(f"{metric}: largest gap {label[top]} ({gap[top]:,.0f} s)")
+    verdict = REPRODUCED if hits == 2 else CONTRADICTED if hits == 0 else INCONCLUSIVE
+    return Judgement(verdict, "; ".join(parts), f"largest gap among the {count} months with "
+                     "the most searches cut by the node limit (family rule C2)",
+                     "busiest: " + ", ".join(label[s] for s in busiest))
+
+
+@claim(FAMILY_NAME, F3, "F3-gap-dec-jan", "64+64: the gap between the ideas in December 2003 "
+       "and January 2004 (the paper's largest; its IA-64 months, ours HPC2N)",
+       "largest in 12/03 and 1/04")
+def claim_f3_decjan(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    missing = has(tables, F3, GOAL, IDEA1)
+    if missing:
+        return not_checkable(missing)
+    seeds = seeds_of(tables, F3)
+    label = {s: month_label(m) for s, m in zip(seeds["seed"], seeds["month"], strict=True)}
+    gap = series(tables, F3, IDEA1, "AWT") - series(tables, F3, GOAL, "AWT")
+    shown = [f"{label[s]} {gap[s]:,.0f} s" for s in gap.index
+             if label[s] in ("2003-12", "2004-01")]
+    order = [label[s] for s in gap.sort_values(ascending=False, kind="stable").index]
+    return informational(f"mean-wait gap {'; '.join(shown) or 'months not run'}; months by "
+                         f"gap: {', '.join(order)}", "another machine's log in the same "
+                         "calendar months: not judged")
+
+
+# ----------------------------------------------------------------------------- claims: F4, F6
+
+
+F4_METRICS = ("max_wait", "AWT", "BSLD", "long_waits")
+F6_METRICS = ("max_wait", "BSLD")
+
+
+@claim(FAMILY_NAME, F4, "F4-fcfs-best-max", "64+64: FCFS-backfill has a lower maximum wait "
+       "than LXF-backfill (sec. 4.2, Fig. 4a)", "FCFS-backfill best maximum wait")
+def claim_f4_fcfs(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return fcfs_best_max(tables, F4)
+
+
+@claim(FAMILY_NAME, F4, "F4-lxf-best-averages", "64+64: LXF-backfill has a lower mean wait, "
+       "mean bounded slowdown and count of jobs waiting > 24 h than FCFS-backfill "
+       "(sec. 4.2, Fig. 4b-d)", "FCFS-backfill worst averages")
+def claim_f4_lxf(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return lxf_best_averages(tables, F4, ("AWT", "BSLD", "long_waits"))
+
+
+@claim(FAMILY_NAME, F4, "F4-goal-near-best", "64+64: the goal-oriented policy is best or "
+       "close to best on all four measures (sec. 4.2, 5)", "best or close to best")
+def claim_f4_goal(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return goal_near_best(tables, F4, F4_METRICS, settings)
+
+
+@claim(FAMILY_NAME, F6, "F6-fcfs-best-max", "32+64: FCFS-backfill has a lower maximum wait "
+       "than LXF-backfill (sec. 4.3: same ordering as on 64+64)", "as on 64+64")
+def claim_f6_fcfs(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return fcfs_best_max(tables, F6)
+
+
+@claim(FAMILY_NAME, F6, "F6-lxf-best-bsld", "32+64: LXF-backfill has a lower mean bounded "
+       "slowdown than FCFS-backfill (sec. 4.3, Fig. 6b)", "as on 64+64")
+def claim_f6_lxf(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return lxf_best_averages(tables, F6, ("BSLD",))
+
+
+@claim(FAMILY_NAME, F6, "F6-goal-near-best", "32+64: the goal-oriented policy is best or "
+       "close to best on maximum wait and mean bounded slowdown (sec. 4.3, 5)",
+       "best or close to best")
+def claim_f6_goal(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return goal_near_best(tables, F6, F6_METRICS, settings)
+
+
+@claim(FAMILY_NAME, F6, "F6-jan-fcfs-max", "32+64, January 2004: FCFS-backfill's maximum wait "
+       "is much worse than the others' overall and on partition 2, similar on partition 1 "
+       "(sec. 4.3, Fig. 6a, 7)", "FCFS-backfill significantly worse")
+def claim_f6_jan(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    seeds = seeds_of(tables, F6)
+    jan = seeds[seeds["month"] == 200401] if "month" in seeds else seeds.iloc[0:0]
+    if jan.empty:
+        return not_checkable("January 2004 was not run")
+    parts = []
+    for metric in ("max_wait", "p1_max_wait", "p2_max_wait"):
+        values = ", ".join(f"{show(p)} {float(select(jan, {'policy': p})[metric].iloc[0]):,.0f}"
+                           for p in (FCFS, LXF, GOAL) if p in set(jan["policy"]))
+        parts.append(f"{metric}: {values}")
+    return informational("; ".join(parts), "one month: reported, not judged")
+
+
+# ----------------------------------------------------------------------------- claims: T2
+
+
+def _partition_claim(tables: Mapping[str, pd.DataFrame], policies: Sequence[str],
+                     test: Any, label: str) -> Judgement:
+    missing = has(tables, F4, *policies)
+    if missing:
+        return not_checkable(missing)
+    return combine([test(p) for p in policies], label)
+
+
+@claim(FAMILY_NAME, T2, "T2-backfill-more-on-p1", "64+64: both backfills start more jobs on "
+       "partition 1 than on partition 2 (sec. 4.2, Table 2)", "more jobs on partition 1",
+       needs=(F4,))
+def claim_t2_jobs(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return _partition_claim(tables, BACKFILLS, lambda p: beats(
+        [Pair(f"{show(p)} jobs p1 vs p2", series(tables, F4, p, "p1_jobs"),
+              series(tables, F4, p, "p2_jobs"))], lower_is_better=False),
+        "more jobs on partition 1")
+
+
+@claim(FAMILY_NAME, T2, "T2-backfill-larger-on-p2", "64+64: both backfills run larger jobs "
+       "(mean node-hours) on partition 2 (sec. 4.2, Table 2)", "larger jobs on partition 2",
+       needs=(F4,))
+def claim_t2_size(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return _partition_claim(tables, BACKFILLS, lambda p: beats(
+        [Pair(f"{show(p)} node-hours p2 vs p1", series(tables, F4, p, "p2_node_hours"),
+              series(tables, F4, p, "p1_node_hours"))], lower_is_better=False),
+        "larger jobs on partition 2")
+
+
+@claim(FAMILY_NAME, T2, "T2-goal-even", "64+64: the goal-oriented policy spreads jobs evenly: "
+       "as many jobs, of similar mean node-hours, on both partitions (sec. 4.2, Table 2)",
+       "evenly distributed", needs=(F4,))
+def claim_t2_even(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    tol = float(settings.get("even_tolerance", 0.25))
+    return _partition_claim(tables, (GOAL,), lambda p: combine([close(
+        [Pair(f"{m} p1 vs p2", series(tables, F4, p, f"p1_{m}"),
+              series(tables, F4, p, f"p2_{m}"))], tol) for m in ("jobs", "node_hours")],
+        "even"), "goal-oriented even")
+
+
+def _share_claim(policy: str) -> Any:
+    def check(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+        missing = has(tables, F4, policy)
+        if missing:
+            return not_checkable(missing)
+        return magnitude(paper_p1_share(policy), ratio(tables, F4, policy, "p1_jobs", "jobs"))
+    return check
+
+
+for _policy, _id in ((FCFS, "fcfs"), (LXF, "lxf"), (GOAL, "goal")):
+    claim(FAMILY_NAME, T2, f"T2-p1-share-{_id}", f"64+64: share of jobs started on partition 1 "
+          f"by {show(_policy)}, over the months (Table 2)",
+          f"{paper_p1_share(_policy):.3f} (mean of the paper's months)",
+          needs=(F4,))(_share_claim(_policy))
+
+
+# ----------------------------------------------------------------------------- claims: F8
+
+
+@claim(FAMILY_NAME, F8, "F8-limit-helps", "32+64, January 2004: the goal-oriented policy's "
+       "maximum wait falls as the node limit grows from 2000 to 128000 (sec. 4.3, Fig. 8a)",
+       "smaller maximum wait with a larger limit")
+def claim_f8(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return limit_trend(tables, F8, "max_wait", -1)
+
+
+@claim(FAMILY_NAME, F8, "F8-p2-not-worse", "32+64, January 2004: a larger node limit does not "
+       "make partition 2's maximum wait worse (sec. 4.3, Fig. 8b)", "not degraded")
+def claim_f8_p2(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    curve = limit_curve(tables, F8, "p2_max_wait")
+    if len(curve) < 2:
+        return not_checkable("fewer than two node limits were run")
+    first = curve[0]
+    return at_or_below([Pair(f"L {x:g} vs {first[0]:g}", s, first[1]) for x, s in curve[1:]])
+
+
+def limit_curve(tables: Mapping[str, pd.DataFrame], target: str,
+                metric: str) -> list[tuple[float, pd.Series]]:
+    seeds = seeds_of(tables, target)
+    rows = seeds[(seeds["policy"] == GOAL) & seeds["node_limit"].notna()]
+    return [(float(x), part.set_index("seed")[metric])
+            for x, part in rows.groupby("node_limit", sort=True)]
+
+
+def limit_trend(tables: Mapping[str, pd.DataFrame], target: str, metric: str,
+                direction: int) -> Judgement:
+    curve = limit_curve(tables, target, metric)
+    if len(curve) < 2:
+        return not_checkable("fewer than two node limits were run")
+    return trend([(f"{show(GOAL)} {metric}", curve)], direction)
+
+
+# ----------------------------------------------------------------------------- claims: synthetic
+
+
+@claim(FAMILY_NAME, F3L, "F3L-idea2-at-or-below", "Synthetic months, 64+64: idea 2 is at "
+       "least as good as idea 1 on maximum and mean wait (sec. 4.1)", "idea 2 better")
+def claim_f3l(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return idea2_not_worse(tables, F3L)
+
+
+@claim(FAMILY_NAME, F4L, "F4L-fcfs-best-max", "Synthetic months, 64+64: FCFS-backfill has a "
+       "lower maximum wait than LXF-backfill (sec. 4.2)", "FCFS-backfill best maximum wait")
+def claim_f4l_fcfs(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return fcfs_best_max(tables, F4L)
+
+
+@claim(FAMILY_NAME, F4L, "F4L-lxf-best-averages", "Synthetic months, 64+64: LXF-backfill "
+       "beats FCFS-backfill on mean wait, bounded slowdown and jobs waiting > 24 h (sec. 4.2)",
+       "FCFS-backfill worst averages")
+def claim_f4l_lxf(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return lxf_best_averages(tables, F4L, ("AWT", "BSLD", "long_waits"))
+
+
+@claim(FAMILY_NAME, F4L, "F4L-goal-near-best", "Synthetic months, 64+64: the goal-oriented "
+       "policy is best or close to best on all four measures (sec. 4.2, 5)",
+       "best or close to best")
+def claim_f4l_goal(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return goal_near_best(tables, F4L, F4_METRICS, settings)
+
+
+@claim(FAMILY_NAME, F6L, "F6L-goal-near-best", "Synthetic months, 32+64: the goal-oriented "
+       "policy is best or close to best on maximum wait and bounded slowdown (sec. 4.3)",
+       "best or close to best")
+def claim_f6l_goal(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return goal_near_best(tables, F6L, F6_METRICS, settings)
+
+
+# ----------------------------------------------------------------------------- T1: workload
+
+
+@claim(FAMILY_NAME, T1, "T1-months", "Our months (HPC2N, dual-CPU nodes, capped at 64) beside "
+       "the paper's IA-64 months (Table 1): demand and jobs per month",
+       "demand 67-80%, 1,400-4,149 jobs per month")
+def claim_t1(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    table = tables[T1]
+    return informational(f"demand {table['demand'].min():.0%}-{table['demand'].max():.0%}, "
+                         f"{int(table['jobs'].min()):,}-{int(table['jobs'].max()):,} jobs "
+                         "per month", "another machine's log: reported, not judged")
+
+
+@derived_function("goal-workload-months")
+def workload_months(spec: TargetSpec, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """GOAL-T1: per month, our workload (jobs, demand, node-hours per job) beside Table 1."""
+    import pandas as pd
+
+    source = spec.sources[0]
+    seeds = tables[f"{source}{SEEDS_SUFFIX}"]
+    first = seeds[seeds["policy"] == seeds["policy"].iloc[0]].sort_values("seed")
+    rows = []
+    for _, row in first.iterrows():
+        month = month_label(row["month"])
+        paper = PAPER_TABLE1.get(month, (math.nan,) * 5)
+        rows.append({"month": month, "jobs": int(row["month_jobs"]), "demand": row["demand"],
+                     "nodehours_mean": row["job_nodehours_mean"],
+                     "nodehours_median": row["job_nodehours_median"],
+                     "nodehours_max": row["job_nodehours_max"],
+                     "paper_jobs": paper[1], "paper_demand": paper[0],
+                     "paper_nodehours_mean": paper[2], "paper_nodehours_median": paper[3],
+                     "paper_nodehours_max": paper[4]})
+    return pd.DataFrame(rows)
+
+
+@derived_function("goal-partitions")
+def partitions(spec: TargetSpec, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """GOAL-T2: per month and policy, jobs and mean node-hours per partition, beside the
+    paper's Table 2 (its IA-64 months)."""
+    import pandas as pd
+
+    source = spec.sources[0]
+    seeds = tables[f"{source}{SEEDS_SUFFIX}"].sort_values(["seed"], kind="stable")
+    rows = []
+    for policy in [p for p in TABLE2_POLICIES if p in set(seeds["policy"])]:
+        column = TABLE2_POLICIES.index(policy)
+        for _, row in seeds[seeds["policy"] == policy].iterrows():
+            month = month_label(row["month"])
+            paper = PAPER_TABLE2.get(month, ((math.nan,) * 4,) * 3)[column]
+            rows.append({"policy": policy, "month": month, "p1_jobs": int(row["p1_jobs"]),
+                         "p2_jobs": int(row["p2_jobs"]),
+                         "p1_share": row["p1_jobs"] / row["jobs"],
+                         "p1_node_hours": row["p1_node_hours"],
+                         "p2_node_hours": row["p2_node_hours"],
+                         "paper_p1_jobs": paper[0], "paper_p2_jobs": paper[1],
+                         "paper_p1_share": paper[0] / (paper[0] + paper[1]),
+                         "paper_p1_node_hours": paper[2], "paper_p2_node_hours": paper[3]})
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- figures
+
+
+@register_figure("goal-months")
+def months_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
+    """One panel per metric (``figure.metrics``), months on the x axis, one line per policy;
+    seeded targets (no months) draw the mean with its 95% CI per policy instead."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    seeds = table.attrs.get("seeds")
+    metrics = list(spec.figure.metrics) or list(F4_METRICS)
+    columns = min(4, len(metrics))
+    rows = math.ceil(len(metrics) / columns)
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(4.3 * columns, 3.4 * rows), layout="constrained")
+        axes = list(fig.subplots(rows, columns, squeeze=False).flat)
+        for index, metric in enumerate(metrics):
+            ax = axes[index]
+            if spec.seed_labels and seeds is not None:
+                _month_lines(ax, seeds, spec, metric)
+            else:
+                _policy_bars(ax, table, spec, metric)
+            ax.set_title(f"({chr(97 + index)}) {_metric_name(metric)}", fontsize=9)
+            ax.grid(alpha=0.3)
+        for ax in axes[len(metrics):]:
+            ax.set_visible(False)
+        handles, labels = axes[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncols=len(labels),
+                   frameon=False)
+        where = f" on {spec.trace}" if spec.trace else ""
+        what = "one run per month" if spec.seed_labels else f"mean of {spec.seed_unit}, 95% CI"
+        fig.suptitle(f"{spec.target}{where}: {what}", fontsize=9)
+    return fig
+
+
+def _metric_name(metric: str) -> str:
+    if metric[:3] in ("p1_", "p2_"):
+        return f"partition {metric[1]}: {NAMES.get(metric[3:], metric[3:].replace('_', ' '))}"
+    return NAMES.get(metric, metric)
+
+
+def _month_lines(ax: Any, seeds: pd.DataFrame, spec: TargetSpec, metric: str) -> None:
+    labels = [spec.seed_labels[str(s)] for s in sorted(int(k) for k in spec.seed_labels)]
+    for index, policy in enumerate(spec.policies):
+        part = seeds[seeds["policy"] == policy]
+        if "node_limit" in part:
+            part = part[part["node_limit"].isna() | (part["node_limit"] == 4000)]
+        part = part.sort_values("seed")
+        ax.plot([spec.seed_labels[str(int(s))][2:] for s in part["seed"]], part[metric],
+                color=COLORS[index % len(COLORS)], marker=MARKERS[index % len(MARKERS)],
+                linestyle=LINESTYLES[index % len(LINESTYLES)], label=show(policy, spec),
+                linewidth=1.2, markersize=4)
+    ax.set_xticks(range(len(labels)), [label[2:] for label in labels], rotation=45)
+    ax.set_xlabel("month (yy-mm)")
+
+
+def _policy_bars(ax: Any, table: pd.DataFrame, spec: TargetSpec, metric: str) -> None:
+    for index, policy in enumerate(spec.policies):
+        row = table[table["policy"] == policy]
+        if row.empty or f"{metric}_mean" not in row:
+            continue
+        mean = float(row[f"{metric}_mean"].iloc[0])
+        half = float(row[f"{metric}_ci_half"].fillna(0.0).iloc[0])
+        ax.bar(index, mean, yerr=half, capsize=3, color=COLORS[index % len(COLORS)],
+               label=show(policy, spec))
+    ax.set_xticks(range(len(spec.policies)), ["" for _ in spec.policies])
+
+
+@register_figure("goal-node-limit")
+def node_limit_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
+    """GOAL paper Fig. 8: maximum wait (overall, partition 1, partition 2) against the node
+    limit (log scale); the backfills, which take no limit, as horizontal lines."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    metrics = list(spec.figure.metrics) or ["max_wait", "p1_max_wait", "p2_max_wait"]
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(4.3 * len(metrics), 3.6), layout="constrained")
+        axes = list(fig.subplots(1, len(metrics), squeeze=False)[0])
+        goal = table[(table["policy"] == GOAL) & table["node_limit"].notna()]
+        goal = goal.sort_values("node_limit")
+        for ax, metric, letter in zip(axes, metrics, "abcdef", strict=False):
+            ax.errorbar(goal["node_limit"], goal[f"{metric}_mean"],
+                        yerr=goal[f"{metric}_ci_half"].fillna(0.0), color=COLORS[2],
+                        marker="o", capsize=2.5, label=show(GOAL, spec))
+            for index, policy in enumerate(p for p in spec.policies if p != GOAL):
+                row = table[table["policy"] == policy]
+                if not row.empty:
+                    ax.axhline(float(row[f"{metric}_mean"].iloc[0]), color=COLORS[index],
+                               linestyle=LINESTYLES[(index + 1) % len(LINESTYLES)],
+                               label=show(policy, spec))
+            ax.set_xscale("log", base=2)
+            ax.set_xlabel("node limit L")
+            ax.set_title(f"({letter}) {_metric_name(metric)}", fontsize=9)
+            ax.grid(alpha=0.3)
+        handles, labels = axes[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncols=len(labels),
+                   frameon=False)
+        where = f" on {spec.trace}" if spec.trace else ""
+        fig.suptitle(f"{spec.target}{where}: {', '.join(spec.seed_labels.values())}",
+                     fontsize=9)
+    return fig
