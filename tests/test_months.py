@@ -125,7 +125,7 @@ def test_a_log_without_a_clock_cannot_be_cut_into_months() -> None:
     from schedsim.errors import InputError
     from schedsim.workloads.months import log_clock
 
-    with pytest.raises(InputError, match="f.swf: header lacks UnixStartTime"):
+    with pytest.raises(InputError, match=r"f\.swf: header lacks UnixStartTime"):
         log_clock(_header({"UnixStartTime": "0"}), "f.swf")
     with pytest.raises(InputError, match="TimeZoneString 'Mars/Base'"):
         log_clock(_header({"UnixStartTime": "0", "TimeZoneString": "Mars/Base"}), "f.swf")
