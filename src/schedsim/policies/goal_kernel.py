@@ -29,11 +29,17 @@ TRADEOFF, HIERARCHICAL = 0, 1
 
 @njit(cache=True)
 def _step_at(times, length, p, t):
-    """Index of partition p's step that holds time ``t`` (the first step if t is earlier)."""
-    i = 0
-    while i + 1 < length[p] and times[p, i + 1] <= t:
-        i += 1
-    return i
+    """Index of partition p's step that holds time ``t`` (the first step if t is earlier).
+
+    Binary search: a profile's times are strictly increasing."""
+    low, high = 0, length[p] - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if times[p, middle] <= t:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 @njit(cache=True)
