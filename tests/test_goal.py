@@ -122,6 +122,24 @@ def test_fcfs_backfill_reserves_on_the_partition_that_frees_first() -> None:
     assert schedule.partition == [0, 1, 1, 1, 1]
 
 
+@pytest.mark.parametrize("reservations, d_start", [("one", 0.0), ("per_partition", 50.0)])
+def test_a_reservation_per_partition_blocks_a_long_backfill(reservations: str,
+                                                           d_start: float) -> None:
+    # Partitions 4+4: X (2 nodes, 100 s) on 0, Y (4, 50 s) on 1; then A (4, 10 s),
+    # B (4, 10 s), D (2, 200 s). A is reserved on partition 1 at 50. With one reservation
+    # D starts now on partition 0; with one per partition B reserves partition 0 at 100,
+    # which D (ending at 200) would delay, so D waits until 50, when B's reservation
+    # has moved to partition 1 (at 60) and partition 0 is free of reservations.
+    jobs = [Job(1, 0.0, 100.0, 2, 100.0), Job(2, 0.0, 50.0, 4, 50.0),
+            Job(3, 0.0, 10.0, 4, 10.0), Job(4, 0.0, 10.0, 4, 10.0),
+            Job(5, 0.0, 200.0, 2, 200.0)]
+    machine = Machine(8, partitions=(4, 4))
+    policy = make_policy("bf-fcfs-backfill", {"reservations": reservations}, machine)
+    schedule = simulate(jobs, machine, policy, check=True)
+    assert schedule.start == [0.0, 0.0, 50.0, 60.0, d_start]
+    assert schedule.partition == [0, 1, 1, 1, 0]
+
+
 def test_lxf_backfill_orders_by_expansion_factor() -> None:
     # One 2-node partition busy until 100: at 100, the short job waiting since 0 has
     # XF 11 and goes before the long one waiting since 0 (XF 1.1), unlike FCFS.

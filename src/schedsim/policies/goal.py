@@ -73,6 +73,11 @@ class BestFitBackfillSettings:
                            "priority order that fits nowhere (top) or the oldest waiting "
                            "job (oldest); the same for FCFS (docs/deviations-goal.md)",
                            choices=("top", "oldest"))
+    reservations: str = setting("one", "one reservation on the whole machine (the paper's "
+                                "EASY, the default) or one per partition: a job that fits "
+                                "no admissible partition reserves its best partition that "
+                                "has no reservation yet (docs/deviations-goal.md)",
+                                choices=("one", "per_partition"))
 
 
 class BestFitBackfill(QueuePolicy[BestFitBackfillSettings]):
@@ -119,31 +124,40 @@ class BestFitBackfill(QueuePolicy[BestFitBackfillSettings]):
         return rest[0]
 
     def _backfill(self, rest: list[Job], reserved: Job, cycle: _Cycle) -> None:
-        """Steps 2 and 3: the one reservation, then one pass over the other jobs."""
-        shadow, extra, home = self._reservation(self.size(reserved), cycle)
+        """Steps 2 and 3: the reservation, then one pass over the other jobs. Under
+        ``reservations: per_partition`` a job of the pass that fits no admissible
+        partition reserves its best partition without a reservation, if any is left."""
+        held: dict[int, tuple[float, int]] = {}  # partition -> (shadow time, extra nodes)
+        if not self._reserve(self.size(reserved), cycle, held):
+            raise ValueError(f"a job of {self.size(reserved)} nodes fits no partition "
+                             f"{self.machine.partitions}")
         for job in rest:
             need, ends = self.size(job), cycle.now + job.estimate
-            allowed = [nodes if p != home or ends <= shadow or need <= extra else -1
-                       for p, nodes in enumerate(cycle.free)]
+            allowed = [nodes if p not in held or ends <= held[p][0] or need <= held[p][1]
+                       else -1 for p, nodes in enumerate(cycle.free)]
             partition = best_fit_now(need, allowed)
             if partition is None:
+                if self.settings.reservations == "per_partition":
+                    self._reserve(need, cycle, held)
                 continue
-            if partition == home and ends > shadow:
-                extra -= need
+            if partition in held and ends > held[partition][0]:
+                held[partition] = (held[partition][0], held[partition][1] - need)
             cycle.start(job, need, partition)
 
-    def _reservation(self, size: int, cycle: _Cycle) -> tuple[float, int, int]:
-        """(shadow time, extra nodes, partition) of the reservation: the smallest."""
+    def _reserve(self, size: int, cycle: _Cycle, held: dict[int, tuple[float, int]]) -> bool:
+        """Reserve, among the partitions large enough and not yet reserved, the one with
+        the smallest (shadow time, extra nodes, index); False if there is none."""
         options = []
         for p, capacity in enumerate(self.machine.partitions):
-            if capacity >= size:
+            if capacity >= size and p not in held:
                 mine = [r for r in cycle.running if r.partition == p]
                 shadow, extra = shadow_and_extra(cycle.now, cycle.free[p], mine, size)
                 options.append((shadow, extra, p))
         if not options:
-            raise ValueError(f"a job of {size} nodes fits no partition "
-                             f"{self.machine.partitions}")
-        return min(options)
+            return False
+        shadow, extra, partition = min(options)
+        held[partition] = (shadow, extra)
+        return True
 
 
 @dataclass
