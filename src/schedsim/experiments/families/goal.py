@@ -365,24 +365,26 @@ def _partition_claim(tables: Mapping[str, pd.DataFrame], policies: Sequence[str]
     return combine([test(p) for p in policies], label)
 
 
+def backfills_above(tables: Mapping[str, pd.DataFrame], higher: str, lower: str,
+                    label: str) -> Judgement:
+    """Both backfills: ``higher`` beats ``lower`` (higher is better), paired by month."""
+    return _partition_claim(tables, BACKFILLS, lambda p: beats(
+        [Pair(f"{show(p)} {higher} vs {lower}", series(tables, F4, p, higher),
+              series(tables, F4, p, lower))], lower_is_better=False), label)
+
+
 @claim(FAMILY_NAME, T2, "T2-backfill-more-on-p1", "64+64: both backfills start more jobs on "
        "partition 1 than on partition 2 (sec. 4.2, Table 2)", "more jobs on partition 1",
        needs=(F4,))
 def claim_t2_jobs(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
-    return _partition_claim(tables, BACKFILLS, lambda p: beats(
-        [Pair(f"{show(p)} jobs p1 vs p2", series(tables, F4, p, "p1_jobs"),
-              series(tables, F4, p, "p2_jobs"))], lower_is_better=False),
-        "more jobs on partition 1")
+    return backfills_above(tables, "p1_jobs", "p2_jobs", "more jobs on partition 1")
 
 
 @claim(FAMILY_NAME, T2, "T2-backfill-larger-on-p2", "64+64: both backfills run larger jobs "
        "(mean node-hours) on partition 2 (sec. 4.2, Table 2)", "larger jobs on partition 2",
        needs=(F4,))
 def claim_t2_size(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
-    return _partition_claim(tables, BACKFILLS, lambda p: beats(
-        [Pair(f"{show(p)} node-hours p2 vs p1", series(tables, F4, p, "p2_node_hours"),
-              series(tables, F4, p, "p1_node_hours"))], lower_is_better=False),
-        "larger jobs on partition 2")
+    return backfills_above(tables, "p2_node_hours", "p1_node_hours", "larger jobs on partition 2")
 
 
 @claim(FAMILY_NAME, T2, "T2-goal-even", "64+64: the goal-oriented policy spreads jobs evenly: "
