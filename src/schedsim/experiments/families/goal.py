@@ -63,8 +63,9 @@ METRICS = ("max_wait", "AWT", "BSLD", "long_waits", "jobs",
            *(f"p{p}_{m}" for p in (1, 2) for m in PARTITION_METRICS),
            "month", "month_jobs", "demand", "job_nodehours_mean", "job_nodehours_median",
            "job_nodehours_max", "search_searches", "search_mean_nodes", "search_stopped_share")
-NAMES = {"max_wait": "maximum wait (s)", "AWT": "mean wait (s)",
-         "BSLD": "mean bounded slowdown", "long_waits": "jobs waiting > 24 h"}
+NAMES = {"max_wait": "maximum wait (s)", "AWT": "mean wait (s)", "mean_wait": "mean wait (s)",
+         "BSLD": "mean bounded slowdown", "mean_bsld": "mean bounded slowdown",
+         "long_waits": "jobs waiting > 24 h"}
 
 # The paper's Table 1 (IA-64, modified): demand, jobs, node-hours per job (mean, median,
 # max), by month.
@@ -639,6 +640,8 @@ def node_limit_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
                                linestyle=LINESTYLES[(index + 1) % len(LINESTYLES)],
                                label=show(policy, spec))
             ax.set_xscale("log", base=2)
+            limits = list(goal["node_limit"])
+            ax.set_xticks(limits, [f"{int(x) // 1000}k" for x in limits])
             ax.set_xlabel("node limit L")
             ax.set_title(f"({letter}) {_metric_name(metric)}", fontsize=9)
             ax.grid(alpha=0.3)
