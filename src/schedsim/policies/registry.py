@@ -82,6 +82,7 @@ POLICY_MODULES = (
     "schedsim.policies.moldable",
     "schedsim.policies.los",
     "schedsim.policies.goal",
+    "schedsim.policies.adaptive",
 )
 
 

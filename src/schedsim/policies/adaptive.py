@@ -1,0 +1,203 @@
+"""Adaptive space sharing on a non-dedicated heterogeneous cluster: MAP, HAP and IHAP.
+
+A. Chhabra, G. Singh, "A Modified Adaptive Space-Sharing Policy for Non-dedicated
+Heterogeneous Cluster Systems", sec. 3 (eq. 2-8). Each policy sizes a job's partition
+from the load of the system, then picks processors:
+
+* partition size PS = max(1, ceil(N / (W + f R + 1) + 1/2)) (eq. 2, 5, 7), W the
+  waiting jobs (the one being sized included), R the running jobs, f = 0.5;
+* the job's target tau = min(PS, Pmax) (eq. 3, 8), Pmax the job's maximum parallelism;
+* a processor k has a weight w_k: MAP 1 - u_k (processors), HAP and IHAP the available
+  computing power CP_k = b_k (1 - u_k) (eq. 6, BPUs); N is 64 processors (MAP), the
+  machine's 96 BPUs (HAP) or the sum of CP_k (IHAP);
+* the job fits when the idle processors' weights sum to tau at least; it gets idle
+  processors in the order (-w_k, -b_k, k) until their weights reach tau.
+
+MAP and HAP serve jobs first come, first served; IHAP fit-processors-first-served (a job
+that does not fit is passed over for the next one that does). Loads are integer percents
+(the engine's view), so the arithmetic is exact: weights are integers in 1/100 of a
+speed unit. Open points (docs/deviations-ihap.md): ``capacity`` (O2), ``rounding`` (O4),
+``selection`` (the ablation "IHAP with FCFS").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from schedsim.engine import Decision, EngineView, Start
+from schedsim.machine import Machine
+from schedsim.policies.base import QueuePolicy
+from schedsim.policies.registry import register_policy, setting
+
+FCFS, FPFS = "fcfs", "fpfs"
+AS_PRINTED, NEAREST = "as_printed", "nearest"
+AVAILABLE, NOMINAL = "available", "nominal"
+PERCENT = 100
+
+
+@dataclass(frozen=True)
+class AdaptiveSettings:
+    """Settings of MAP, HAP and IHAP (IHAP paper, sec. 3 and 5; docs/deviations-ihap.md)."""
+
+    f: float = setting(0.5, "weight of the running jobs in the partition size (eq. 2, "
+                       "sec. 5.1: 0.5)", low=0.0)
+    capacity: str = setting(AVAILABLE, "MAP and HAP: a processor counts in the fit test with "
+                            "its loaded capacity (available) or its full one (nominal); "
+                            "IHAP always uses its available power (O2)",
+                            choices=(AVAILABLE, NOMINAL))
+    rounding: str = setting(AS_PRINTED, "the partition size: ceil(x + 1/2) as printed, or x "
+                            "rounded to nearest, halves up (O4)", choices=(AS_PRINTED, NEAREST))
+    selection: str = setting("", "fcfs: stop at the first job that does not fit; fpfs: pass "
+                             "it over (empty: the policy's own, FCFS for MAP and HAP, FPFS "
+                             "for IHAP)", choices=("", FCFS, FPFS))
+
+
+class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
+    """The common sizing, fit and allocation rule; subclasses set the weights."""
+
+    selection = FCFS
+
+    def __init__(self, settings: AdaptiveSettings, machine: Machine) -> None:
+        super().__init__(settings, machine)
+        speeds = machine.speeds or (1.0,) * machine.procs
+        self.scale = _speed_scale(speeds)
+        self.speeds = [round(s * self.scale) for s in speeds]  # integers, 1/scale units
+        self.f = Fraction(settings.f).limit_denominator(1000)
+        self.order = settings.selection or self.selection
+
+    # -- the policy's unit ------------------------------------------------------------
+    def weights(self, percents: Sequence[int]) -> list[int]:
+        """w_k in 1/(scale x 100) units of the policy's unit, per processor."""
+        raise NotImplementedError
+
+    def numerator(self, percents: Sequence[int]) -> Fraction:
+        """N of the partition size, in the policy's unit."""
+        raise NotImplementedError
+
+    def unit(self) -> int:
+        """How many weight units make one unit of the policy (processor or BPU)."""
+        return self.scale * PERCENT
+
+    # -- eq. 2-8 ----------------------------------------------------------------------
+    def partition_size(self, numerator: Fraction, waiting: int, running: int) -> int:
+        """PS = max(1, ceil(N / (W + f R + 1) + 1/2)) (or rounded to nearest, O4)."""
+        x = numerator / (waiting + self.f * running + 1)
+        if self.settings.rounding == NEAREST:
+            return max(1, math.floor(x + Fraction(1, 2)))
+        return max(1, math.ceil(x + Fraction(1, 2)))
+
+    def allocate(self, tau: int, idle: Sequence[int], weights: Sequence[int]) -> tuple[int, ...]:
+        """Idle processors in the order (-w, -b, k) until their weights reach tau; () if
+        all of them do not."""
+        need = tau * self.unit()
+        if sum(weights[k] for k in idle) < need:
+            return ()
+        chosen, total = [], 0
+        for k in sorted(idle, key=lambda k: (-weights[k], -self.speeds[k], k)):
+            chosen.append(k)
+            total += weights[k]
+            if total >= need:
+                return tuple(chosen)
+        return ()
+
+    def schedule(self, view: EngineView) -> list[Decision]:
+        percents = _percents(view.loads, self.machine.procs)
+        weights = self.weights(percents)
+        numerator = self.numerator(percents)
+        idle = set(view.free_processors())
+        waiting, running = len(self.queue), len(view.running)
+        decisions: list[Decision] = []
+        started: set[int] = set()
+        for job in self.queue:
+            tau = min(self.partition_size(numerator, waiting, running), job.procs)
+            chosen = self.allocate(tau, sorted(idle), weights)
+            if not chosen:
+                if self.order == FCFS:
+                    break
+                continue
+            decisions.append(Start(job, len(chosen), 0, tuple(sorted(chosen))))
+            idle.difference_update(chosen)
+            started.add(id(job))
+            waiting, running = waiting - 1, running + 1
+        if started:
+            self.queue = [job for job in self.queue if id(job) not in started]
+        return decisions
+
+
+class MAP(AdaptivePolicy):
+    """Modified adaptive policy (eq. 2-3): processors, FCFS."""
+
+    def weights(self, percents: Sequence[int]) -> list[int]:
+        if self.settings.capacity == NOMINAL:
+            return [self.unit()] * len(percents)
+        return [self.scale * (PERCENT - u) for u in percents]
+
+    def numerator(self, percents: Sequence[int]) -> Fraction:
+        return Fraction(len(percents))
+
+
+class HAP(AdaptivePolicy):
+    """Heterogeneous adaptive policy (eq. 5): BPUs, FCFS."""
+
+    def weights(self, percents: Sequence[int]) -> list[int]:
+        if self.settings.capacity == NOMINAL:
+            return [b * PERCENT for b in self.speeds]
+        return [b * (PERCENT - u) for b, u in zip(self.speeds, percents, strict=True)]
+
+    def numerator(self, percents: Sequence[int]) -> Fraction:
+        return Fraction(sum(self.speeds), self.scale)
+
+
+class IHAP(AdaptivePolicy):
+    """Improved heterogeneous adaptive policy (eq. 6-8): available computing power,
+    fit-processors-first-served."""
+
+    selection = FPFS
+
+    def weights(self, percents: Sequence[int]) -> list[int]:
+        return [b * (PERCENT - u) for b, u in zip(self.speeds, percents, strict=True)]
+
+    def numerator(self, percents: Sequence[int]) -> Fraction:
+        return Fraction(sum(self.weights(percents)), self.unit())
+
+
+def _speed_scale(speeds: Sequence[float]) -> int:
+    """The smallest of 1, 10, 100, 1000 that makes every speed an integer."""
+    for scale in (1, 10, 100, 1000):
+        if all(abs(s * scale - round(s * scale)) < 1e-9 for s in speeds):
+            return scale
+    raise ValueError(f"processor speeds {sorted(set(speeds))[:5]} need more than three "
+                     "decimals")
+
+
+def _percents(loads: Sequence[float], procs: int) -> list[int]:
+    """The engine's loads as integer percents (0 on a dedicated machine)."""
+    if not loads:
+        return [0] * procs
+    out = [round(u * PERCENT) for u in loads]
+    if any(abs(u * PERCENT - p) > 1e-6 for u, p in zip(loads, out, strict=True)):
+        raise ValueError("adaptive policies take loads in whole percents")
+    return out
+
+
+def _register(name: str, cls: type[AdaptivePolicy], description: str) -> None:
+    register_policy(name, "ihap", description, AdaptiveSettings)(cls)
+
+
+_register("MAP", MAP, "modified adaptive partitioning, processors, FCFS (IHAP paper, eq. 2-3)")
+_register("HAP", HAP, "heterogeneous adaptive partitioning, BPUs, FCFS (IHAP paper, eq. 5)")
+_register("IHAP", IHAP, "improved heterogeneous adaptive partitioning, available computing "
+          "power, fit-processors-first-served (IHAP paper, eq. 6-8)")
+
+
+class IHAPFCFS(IHAP):
+    """The ablation "IHAP with FCFS": IHAP's sizing and fit, first come first served."""
+
+    selection = FCFS
+
+
+_register("IHAP-FCFS", IHAPFCFS, "IHAP's partition sizes served first come, first served "
+          "(the ablation that separates IHAP's two changes)")
