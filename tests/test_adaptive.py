@@ -118,3 +118,49 @@ def test_nominal_capacity_counts_full_speeds() -> None:
     schedule = simulate([work_job(1, 0.0, 4, 30.0)], SMALL,
                         make_policy("HAP", {"capacity": "nominal"}, SMALL), load_model=loads)
     assert schedule.processors[0] == (2, 3)
+
+
+def test_batch_means_rows_follow_arrival_order() -> None:
+    """One processor, jobs of 1 BPU-second every 2 s except a burst: 3 batches of 2 jobs,
+    the first dropped; batch 2 = jobs 3, 4 and batch 3 = jobs 5, 6 (hand-computed)."""
+    from schedsim.experiments.run import SeedWorkload, simulate_batches
+
+    submits = [0.0, 2.0, 4.0, 4.0, 8.0, 10.0]  # job 4 waits 1 s behind job 3
+    jobs = [work_job(i + 1, t, 1, 1.0) for i, t in enumerate(submits)]
+    machine = Machine(1, speeds=(1.0,))
+    rows = simulate_batches(SeedWorkload(jobs), machine, "IHAP", {}, None, (3, 2, 1))
+    assert [r["batch"] for r in rows] == [2.0, 3.0]
+    assert rows[0]["MRT"] == pytest.approx((1.0 + 2.0) / 2) and rows[0]["max_wait"] == 1.0
+    assert rows[1]["MRT"] == pytest.approx(1.0) and rows[1]["AWT"] == 0.0
+    assert rows[0]["power"] == pytest.approx(1.0)
+    assert rows[0]["util_procs"] == pytest.approx(6.0 / 11.0)
+
+
+def test_batch_means_need_enough_jobs() -> None:
+    from schedsim.errors import InputError
+    from schedsim.experiments.run import SeedWorkload, simulate_batches
+
+    machine = Machine(1, speeds=(1.0,))
+    with pytest.raises(InputError, match="batch means need 3 x 2 jobs; the workload has 1"):
+        simulate_batches(SeedWorkload([work_job(1, 0.0, 1, 1.0)]), machine, "MAP", {}, None,
+                         (3, 2, 1))
+
+
+def test_a_family_level_sets_the_interval(tmp_path) -> None:
+    """Tables of a batch-means family use its level (the IHAP paper's 90%)."""
+    from schedsim.aggregate import aggregate_runs
+    from schedsim.experiments.run import write_rows_parquet
+    from schedsim.experiments.spec import FigureSpec, TargetSpec
+    from schedsim.stats import mean_ci
+
+    values = [1.0, 2.0, 4.0, 3.0]
+    rows = [{"target": "T", "policy": "IHAP", "point": "p", "variant": "v", "seed": i + 1,
+             "MRT": v} for i, v in enumerate(values)]
+    path = tmp_path / "run.parquet"
+    write_rows_parquet(rows, path, {})
+    for level in (0.90, 0.95):
+        spec = TargetSpec("ihap", "T", "sweep", FigureSpec("sweep"), policies=("IHAP",),
+                          variants=("v",), variant_labels={"v": {}}, metrics=("MRT",),
+                          group_by=("policy", "variant"), level=level)
+        table, _ = aggregate_runs(spec, [str(path)])
+        assert table["MRT_ci_half"].iloc[0] == pytest.approx(mean_ci(values, level).half_width)

@@ -32,7 +32,7 @@ def aggregate_runs(spec: TargetSpec, runs: Sequence[str]) -> tuple[pd.DataFrame,
     metrics = [m for m in spec.metrics if m in frame]
     group_by = list(spec.group_by)
     labels = _variant_labels(frame, spec)
-    table = _labelled(summarize_seeds(frame, group_by, metrics), labels, spec)
+    table = _labelled(summarize_seeds(frame, group_by, metrics, spec.level), labels, spec)
     seeds = _labelled(seed_means(frame, group_by, metrics), labels, spec)
     return table, _ordered(seeds.sort_values("seed", kind="stable"), spec)
 

@@ -153,8 +153,10 @@ class Sweep:
             x=raw.get("x") or self._default_x(sweep, raw, panels),
             metrics=ctx.family.metrics, choose=self._choose(raw, panels), trace=trace,
             policy_labels=dict(ctx.section.get("policy_labels") or {}),
-            seed_unit="months" if months else "trace segments" if trace else "seeds",
-            seed_labels={str(i): m for i, m in enumerate(months, start=1)})
+            seed_unit=("months" if months else "trace segments" if trace else
+                       "batches" if ctx.section.get("batches") else "seeds"),
+            seed_labels={str(i): m for i, m in enumerate(months, start=1)},
+            level=float(ctx.section.get("level", 0.95)))
 
     def panels(self, ctx: Context, target: str, raw: Mapping[str, Any]) -> tuple[PanelSpec, ...]:
         given = raw.get("panels") or [{"name": (raw.get("trace") or {}).get("name", ""),
@@ -258,7 +260,8 @@ class Sweep:
                 point=point_name(variant.name, params), variant=variant.name,
                 variant_column=ctx.family.variant_column, labels=dict(variant.labels),
                 fixed=dict((ctx.section.get("policy_params") or {}).get(policy, {})),
-                params=params, chosen=chosen, inner=inner, columns=columns, **common))
+                params=params, chosen=chosen, inner=inner, columns=columns,
+                batches=batch_shape(ctx.section), **common))
         return points
 
     def _workload_fields(self, ctx: Context, raw: Mapping[str, Any],
@@ -323,6 +326,14 @@ class Sweep:
         from schedsim.aggregate import aggregate_runs
 
         return aggregate_runs(spec, inputs)
+
+
+def batch_shape(section: Mapping[str, Any]) -> tuple[int, ...]:
+    """(count, size, discard) of a family's ``batches`` block, or () without one."""
+    given = section.get("batches")
+    if not given:
+        return ()
+    return (int(given["count"]), int(given["size"]), int(given.get("discard", 1)))
 
 
 # ----------------------------------------------------------------------------- derived, example

@@ -230,8 +230,57 @@ def elastic_running_share(schedule: Any, changes: Sequence[RuntimeChange]) -> fl
     return running / len(changes)
 
 
+def simulate_batches(workload: SeedWorkload, machine: Machine, policy: str,
+                     params: Mapping[str, Any], load: Any,
+                     batches: Sequence[int]) -> list[dict[str, float]]:
+    """One long simulation cut into batches of jobs in arrival order (batch means, the
+    IHAP paper's 31 batches of 7000 jobs, the first discarded): the metrics of each kept
+    batch, with its number under ``batch``.
+
+    ``power`` is the mean computing power a job received over its run (work / run time
+    in BPUs; processors for a job without work); ``MRT`` the mean response time. Every
+    row also carries the whole run's utilization in processors (busy processor-seconds
+    over processors x span) and in computing power (work done over the machine's BPUs x
+    span).
+    """
+    import numpy as np
+
+    from schedsim.engine import simulate
+    from schedsim.metrics import job_table
+    from schedsim.policies.registry import make_policy
+
+    count, size, discard = batches
+    schedule = simulate(workload.jobs, machine, make_policy(policy, params, machine),
+                        workload.changes, load_model=load)
+    if len(schedule.jobs) < count * size:
+        raise InputError(f"batch means need {count} x {size} jobs; the workload has "
+                         f"{len(schedule.jobs)}")
+    table = job_table(schedule)
+    order = np.lexsort((np.arange(len(schedule.jobs)), table["submit"]))
+    work = np.array([job.work if job.work is not None else job.runtime * job.procs
+                     for job in schedule.jobs], dtype=float)
+    power = work / np.maximum(table["runtime"], 1e-12)
+    span = float(np.nanmax(table["end"]) - table["submit"].min())
+    speeds = machine.speeds or (1.0,) * machine.procs
+    utilization = {"util_procs": float((table["runtime"] * table["procs"]).sum())
+                   / (machine.procs * span),
+                   "util_power": float(work.sum()) / (sum(speeds) * span)}
+    rows = []
+    for batch in range(discard, count):
+        part = order[batch * size:(batch + 1) * size]
+        rows.append({"batch": float(batch + 1), "MRT": float(table["response"][part].mean()),
+                     "AWT": float(table["wait"][part].mean()),
+                     "max_wait": float(table["wait"][part].max()),
+                     "power": float(power[part].mean()),
+                     "procs_per_job": float(table["procs"][part].mean()), **utilization})
+    return rows
+
+
 def run_point(spec: PointSpec) -> list[dict[str, Any]]:
-    """All seeds (and inner parameter values) of one point: one row per simulation."""
+    """All seeds (and inner parameter values) of one point: one row per simulation, or
+    with ``spec.batches`` one row per kept batch (its number as the ``seed``)."""
+    if spec.batches:
+        return run_batched_point(spec)
     chosen = read_chosen(spec.chosen)
     always = {name: math.nan for name in spec.columns}
     machine = build_machine(spec.machine)
@@ -244,6 +293,26 @@ def run_point(spec: PointSpec) -> list[dict[str, Any]]:
             rows.append({"target": spec.target, "policy": spec.policy, "point": spec.point,
                          spec.variant_column: spec.variant, **spec.labels, **always, **swept,
                          "seed": int(seed), **workload.info, **metrics})
+    return rows
+
+
+def run_batched_point(spec: PointSpec) -> list[dict[str, Any]]:
+    """A batch-means point: one seed, one long run, one row per kept batch."""
+    if len(spec.seeds) != 1 or spec.inner:
+        raise InputError(f"{spec.target}: batch means take one seed and no inner parameters "
+                         f"(seeds {list(spec.seeds)}, inner {sorted(spec.inner)})")
+    chosen = read_chosen(spec.chosen)
+    always = {name: math.nan for name in spec.columns}
+    machine = build_machine(spec.machine)
+    (seed, workload), = point_workloads(spec).items()
+    swept = {**spec.params, **chosen}
+    rows = []
+    for batch in simulate_batches(workload, machine, spec.policy, {**spec.fixed, **swept},
+                                  load_model(spec.machine, seed), spec.batches):
+        number = int(batch.pop("batch"))
+        rows.append({"target": spec.target, "policy": spec.policy, "point": spec.point,
+                     spec.variant_column: spec.variant, **spec.labels, **always, **swept,
+                     "seed": number, "run_seed": int(seed), **workload.info, **batch})
     return rows
 
 

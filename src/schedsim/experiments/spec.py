@@ -130,6 +130,7 @@ class PointSpec:
     inner: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     columns: tuple[str, ...] = ()
     workload_info: bool = False
+    batches: tuple[int, ...] = ()  # (count, size, discard): batch means, one seed
 
     @property
     def run_path(self) -> str:
@@ -201,6 +202,7 @@ class TargetSpec:
     policy_labels: Mapping[str, str] = field(default_factory=dict)
     seed_unit: str = "seeds"
     seed_labels: Mapping[str, str] = field(default_factory=dict)  # e.g. seed 1 is "2003-06"
+    level: float = 0.95  # confidence level of the intervals (0.90 for batch means, IHAP)
     module: str = ""
     reading: str = ""  # a sensitivity reading: this target is ``base`` run under it
     base: str = ""
@@ -223,6 +225,7 @@ def point_from_json(text: str | Mapping[str, Any]) -> PointSpec:
     data["seeds"] = tuple(int(s) for s in data["seeds"])
     data["inner"] = {k: tuple(v) for k, v in data.get("inner", {}).items()}
     data["columns"] = tuple(data.get("columns", ()))
+    data["batches"] = tuple(int(b) for b in data.get("batches", ()))
     if data.get("trace"):
         data["trace"] = TraceSpec(**{**data["trace"],
                                      "months": tuple(data["trace"].get("months", ()))})
