@@ -22,7 +22,6 @@ speed unit. Open points (docs/deviations-ihap.md): ``capacity`` (O2), ``rounding
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -67,6 +66,8 @@ class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
         self.speeds = [round(s * self.scale) for s in speeds]  # integers, 1/scale units
         self.f = Fraction(settings.f).limit_denominator(1000)
         self.order = settings.selection or self.selection
+        self._loads: Sequence[float] | None = None
+        self._weights: tuple[list[int], Fraction] = ([], Fraction(0))
 
     # -- the policy's unit ------------------------------------------------------------
     def weights(self, percents: Sequence[int]) -> list[int]:
@@ -83,17 +84,26 @@ class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
 
     # -- eq. 2-8 ----------------------------------------------------------------------
     def partition_size(self, numerator: Fraction, waiting: int, running: int) -> int:
-        """PS = max(1, ceil(N / (W + f R + 1) + 1/2)) (or rounded to nearest, O4)."""
-        x = numerator / (waiting + self.f * running + 1)
-        if self.settings.rounding == NEAREST:
-            return max(1, math.floor(x + Fraction(1, 2)))
-        return max(1, math.ceil(x + Fraction(1, 2)))
+        """PS = max(1, ceil(N / (W + f R + 1) + 1/2)) (or rounded to nearest, O4).
 
-    def allocate(self, tau: int, idle: Sequence[int], weights: Sequence[int]) -> tuple[int, ...]:
+        In integers: with N = a/b and f = c/d, x + 1/2 = (2 a d + b D) / (2 b D) where
+        D = d (W + 1) + c R."""
+        a, b = numerator.numerator, numerator.denominator
+        c, d = self.f.numerator, self.f.denominator
+        den = d * (waiting + 1) + c * running
+        top, bottom = 2 * a * d + b * den, 2 * b * den
+        if self.settings.rounding == NEAREST:
+            return max(1, top // bottom)
+        return max(1, -(-top // bottom))
+
+    def allocate(self, tau: int, idle: Sequence[int], weights: Sequence[int],
+                 idle_weight: int | None = None) -> tuple[int, ...]:
         """Idle processors in the order (-w, -b, k) until their weights reach tau; () if
-        all of them do not."""
+        all of them do not (``idle_weight``: their sum, when the caller has it)."""
         need = tau * self.unit()
-        if sum(weights[k] for k in idle) < need:
+        if idle_weight is None:
+            idle_weight = sum(weights[k] for k in idle)
+        if idle_weight < need:
             return ()
         chosen, total = [], 0
         for k in sorted(idle, key=lambda k: (-weights[k], -self.speeds[k], k)):
@@ -104,27 +114,40 @@ class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
         return ()
 
     def schedule(self, view: EngineView) -> list[Decision]:
-        percents = _percents(view.loads, self.machine.procs)
-        weights = self.weights(percents)
-        numerator = self.numerator(percents)
+        weights, numerator = self._weighed(view.loads)
         idle = set(view.free_processors())
+        idle_weight = sum(weights[k] for k in idle)
         waiting, running = len(self.queue), len(view.running)
+        size = self.partition_size(numerator, waiting, running)
         decisions: list[Decision] = []
         started: set[int] = set()
         for job in self.queue:
-            tau = min(self.partition_size(numerator, waiting, running), job.procs)
-            chosen = self.allocate(tau, sorted(idle), weights)
+            tau = min(size, job.procs)
+            fits = idle_weight >= tau * self.unit()
+            chosen = self.allocate(tau, sorted(idle), weights, idle_weight) if fits else ()
             if not chosen:
                 if self.order == FCFS:
                     break
                 continue
             decisions.append(Start(job, len(chosen), 0, tuple(sorted(chosen))))
             idle.difference_update(chosen)
+            idle_weight -= sum(weights[k] for k in chosen)
             started.add(id(job))
             waiting, running = waiting - 1, running + 1
+            size = self.partition_size(numerator, waiting, running)
         if started:
             self.queue = [job for job in self.queue if id(job) not in started]
         return decisions
+
+
+    def _weighed(self, loads: Sequence[float]) -> tuple[list[int], Fraction]:
+        """Weights and N for the view's loads, recomputed only when the engine has drawn
+        new loads (it replaces its list then)."""
+        if loads is not self._loads:
+            percents = _percents(loads, self.machine.procs)
+            self._loads, self._weights = loads, (self.weights(percents),
+                                                 self.numerator(percents))
+        return self._weights
 
 
 class MAP(AdaptivePolicy):
