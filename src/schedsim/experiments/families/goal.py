@@ -106,8 +106,9 @@ def paper_p1_share(policy: str) -> float:
 
 class GoalFamily(Family):
     """Config section ``goal``. Real-log targets read ``trace.months``; the synthetic
-    targets use the section's workload (``lublin-month``), one variant, one month per
-    seed. ``machine:`` of a target sets its partitions (64+64 or 32+64)."""
+    targets use the section's workload (``lublin-month``), one variant named after the
+    model, one month per seed. ``machine:`` of a target sets its partitions (64+64 or
+    32+64)."""
 
     name = FAMILY_NAME
     variant_column = "workload"
@@ -115,8 +116,7 @@ class GoalFamily(Family):
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:
-        return [Variant(str(section["workload"]["model"]).replace("-month", "99"), {},
-                        {"panel": panel})]
+        return [Variant(str(section["workload"]["model"]), {}, {"panel": panel})]
 
 
 FAMILY = GoalFamily()
