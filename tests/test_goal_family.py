@@ -142,8 +142,15 @@ def test_the_goal_plan_shares_runs_and_labels_months() -> None:
     spec = plan.targets["GOAL-F4"]
     assert spec.seed_unit == "months" and spec.seed_labels["8"] == "2004-01"
     point = plan.points[f4[0]]
-    assert point.trace is not None and point.trace.months[0] == "2003-06"
+    assert point.model == "swf-month" and point.trace is None
+    assert point.workloads["1"] == "results/workloads/goal/HPC2N_2003-06/seed1.swf"
     assert point.machine.partitions == (64, 64) and len(point.seeds) == 10
+    # each month is cut once, from the log, and shared by every target that runs it
+    month = plan.workloads["results/workloads/goal/HPC2N_2004-01/seed1.swf"]
+    assert month["model"] == "swf-month" and month["params"]["month"] == "2004-01"
+    assert month["input"].endswith("HPC2N-2002-2.1-cln.swf.gz")
+    f8 = plan.points[plan.inputs_of["GOAL-F8"][0]]
+    assert f8.workloads == {"1": "results/workloads/goal/HPC2N_2004-01/seed1.swf"}
     assert plan.points[plan.inputs_of["GOAL-F6"][0]].machine.partitions == (32, 64)
     f8 = [plan.points[p] for p in plan.inputs_of["GOAL-F8"]]
     assert sorted(p.params.get("node_limit", 0) for p in f8) == [

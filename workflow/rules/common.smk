@@ -94,6 +94,12 @@ def workload_entry(wildcards):
     return PLAN.workloads[path]
 
 
+def workload_inputs(wildcards):
+    """The log a month file is cut from (nothing for a generated workload)."""
+    entry = workload_entry(wildcards)
+    return [entry["input"]] if "input" in entry else []
+
+
 def workload_model(wildcards):
     return workload_entry(wildcards)["model"]
 

@@ -3,6 +3,8 @@
 
 
 rule generate_workload:
+    input:
+        workload_inputs,
     output:
         "results/workloads/{family}/{variant}/seed{seed}.{ext}",
     log:

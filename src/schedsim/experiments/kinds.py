@@ -46,6 +46,7 @@ from schedsim.experiments.spec import (
 if TYPE_CHECKING:
     import pandas as pd
 
+SWF_MONTH = "swf-month"  # the workload model of a month cut from a log
 SEEDS_SUFFIX = ".seeds"  # results/tables/<target>.seeds.csv: per-seed values of a target
 TRACE_MODEL = "trace"  # the "model" of a point that reads a real log
 
@@ -83,6 +84,12 @@ def chosen_path(target: str) -> str:
 
 def workload_path(family: str, variant: str, seed: int, ext: str = "swf") -> str:
     return f"{RESULTS}/workloads/{family}/{variant}/seed{seed}.{ext}"
+
+
+def month_path(ctx: Context, trace: Mapping[str, Any], month: str) -> str:
+    """The file of one month of a log: ``results/workloads/<family>/<log>_<YYYY-MM>/seed1.swf``,
+    cut once and read by every point that runs that month."""
+    return workload_path(ctx.workload_family, f"{trace['name']}_{month}", 1)
 
 
 def point_name(variant: str, params: Mapping[str, Any]) -> str:
@@ -274,7 +281,7 @@ class Sweep:
         else:
             machine = ctx.family.machine(ctx.section)
         if trace and trace.get("months"):
-            return self._month_fields(trace, machine)
+            return self._month_fields(ctx, trace, machine)
         if trace:
             segments = int(trace.get("segments", 10))
             path = str(trace["path"])
@@ -292,25 +299,42 @@ class Sweep:
                                                     fam.workload_ext) for s in ctx.seeds}}
 
     @staticmethod
-    def _month_fields(trace: Mapping[str, Any], machine: MachineSpec) -> dict[str, Any]:
-        """A log read month by month: one replication (seed) per calendar month."""
-        months = tuple(str(m) for m in trace["months"])
-        seeds = tuple(range(1, len(months) + 1))
-        path = str(trace["path"])
-        return {"machine": machine, "model": TRACE_MODEL, "seeds": seeds,
-                "workloads": {str(s): path for s in seeds},
-                "trace": TraceSpec(trace["name"], path, 0.0, len(months), None,
-                                   trace.get("estimates", "exact"), months,
-                                   trace.get("conversion", "none"), trace.get("node_cap")),
+    def _month_fields(ctx: Context, trace: Mapping[str, Any],
+                      machine: MachineSpec) -> dict[str, Any]:
+        """A log read month by month: seed i is the i-th month, a file cut once from the
+        log (:meth:`month_workloads`) and shared by every point that runs it."""
+        months = list(trace["months"])
+        return {"machine": machine, "model": SWF_MONTH,
+                "seeds": tuple(range(1, len(months) + 1)),
+                "workloads": {str(seed): month_path(ctx, trace, month)
+                              for seed, month in enumerate(months, start=1)},
                 "workload_info": True}
+
+    @staticmethod
+    def month_workloads(ctx: Context, trace: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """The month files of a ``trace.months`` target: path -> their generation."""
+        out = {}
+        for month in trace["months"]:
+            params = {"log": str(trace["path"]), "month": str(month),
+                      "conversion": trace.get("conversion", "none"),
+                      "node_cap": int(trace.get("node_cap") or 0),
+                      "estimates": trace.get("estimates", "exact")}
+            out[month_path(ctx, trace, month)] = {
+                "model": SWF_MONTH, "jobs": 1, "params": dict(sorted(params.items())),
+                "seed": 1, "input": str(trace["path"])}
+        return out
 
     def inputs(self, spec: TargetSpec, points: Sequence[PointSpec]) -> list[str]:
         return [p.run_path for p in points]
 
     def workloads(self, ctx: Context, spec: TargetSpec,
                   raw: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """Workload files of the target's variants (none for a trace): path -> generation."""
-        if raw.get("trace"):
+        """Workload files of the target's variants (none for a trace, one per month for a
+        log read month by month): path -> generation."""
+        trace = raw.get("trace")
+        if trace and trace.get("months"):
+            return self.month_workloads(ctx, trace)
+        if trace:
             return {}
         fam, out = ctx.family, {}
         for panel in spec.panels:

@@ -71,6 +71,9 @@ def file_workload(spec: PointSpec, path: str) -> SeedWorkload:
     if window is None:
         return SeedWorkload(loaded.jobs, loaded.changes, info)
     measured = tuple(i for i, job in enumerate(loaded.jobs) if window[0] <= job.submit < window[1])
+    label = loaded.header_value("Month")  # a month cut from a log: YYYY-MM
+    if label:
+        info["month"] = float(label.replace("-", ""))
     return SeedWorkload(loaded.jobs, loaded.changes,
                         {**info, **month_info(loaded.jobs, measured, window, spec.machine.procs)},
                         measured)
@@ -95,42 +98,18 @@ def month_info(jobs: Sequence[Job], measured: Sequence[int], window: tuple[float
 
 
 def trace_workloads(spec: PointSpec) -> dict[int, SeedWorkload]:
-    """A real log cut into segments (the point's seeds), each scaled to the point's load;
-    or, with ``trace.months``, one calendar month per seed (:func:`month_workloads`)."""
+    """A real log cut into segments (the point's seeds), each scaled to the point's load."""
     from schedsim.workloads.load import load_workload
     from schedsim.workloads.scaling import offered_load, scale_to_load, segments
 
     trace, procs = spec.trace, spec.machine.procs
     assert trace is not None
-    if trace.months:
-        return month_workloads(spec)
     log = load_workload(trace.path, procs=procs, estimates=trace.estimates)
     parts = segments(log.jobs, trace.segments, trace.max_jobs)
     return {seed: SeedWorkload(scale_to_load(parts[seed - 1], procs, trace.load), [],
                                {"offered_load": trace.load,
                                 "natural_load": offered_load(parts[seed - 1], procs)})
             for seed in spec.seeds}
-
-
-def month_workloads(spec: PointSpec) -> dict[int, SeedWorkload]:
-    """Seed i is the i-th month of ``trace.months``, converted and windowed (GOAL sec. 3)."""
-    from schedsim.workloads.load import load_workload
-    from schedsim.workloads.months import convert, log_clock, month_window
-
-    trace = spec.trace
-    assert trace is not None
-    log = load_workload(trace.path, estimates=trace.estimates)
-    unix_start, time_zone = log_clock(log.header_value, trace.path)
-    jobs = convert(log.jobs, trace.conversion, trace.node_cap)
-    out = {}
-    for seed in spec.seeds:
-        year, month = (int(x) for x in trace.months[seed - 1].split("-"))
-        window = month_window(jobs, unix_start, time_zone, year, month)
-        info = month_info(window.jobs, window.measured, (window.start, window.end),
-                          spec.machine.procs)
-        out[seed] = SeedWorkload(window.jobs, [], {"month": float(year * 100 + month), **info},
-                                 window.measured)
-    return out
 
 
 def point_workloads(spec: PointSpec) -> dict[int, SeedWorkload]:

@@ -79,17 +79,10 @@ class MachineSpec:
 
 @dataclass(frozen=True)
 class TraceSpec:
-    """A real log cut into replications.
-
-    Without ``months``: ``segments`` consecutive parts, each scaled to the offered
-    ``load`` (Shmueli & Feitelson's arrival-time scaling). With ``months``
-    (``YYYY-MM`` each, in the log's time zone): one replication per calendar month,
-    simulated with its warm-up week and tail, measured over the month's jobs only
-    (:mod:`schedsim.workloads.months`); ``load`` is then 0 and the log is not scaled.
-    ``conversion`` names how the log's processors become the machine's
-    units (``dual-cpu-nodes``: ceil(processors / 2) with exact estimates), and
-    ``node_cap`` caps a job's size.
-    """
+    """A real log cut into ``segments`` consecutive parts (the replications), each
+    scaled to the offered ``load`` (Shmueli & Feitelson's arrival-time scaling). A log
+    read month by month is not a trace point: its months are workload files
+    (:func:`schedsim.experiments.kinds.month_path`)."""
 
     name: str
     path: str
@@ -97,9 +90,6 @@ class TraceSpec:
     segments: int = 10
     max_jobs: int | None = None
     estimates: str = "requested"
-    months: tuple[str, ...] = ()
-    conversion: str = "none"
-    node_cap: int | None = None
 
 
 @dataclass(frozen=True)
@@ -227,8 +217,7 @@ def point_from_json(text: str | Mapping[str, Any]) -> PointSpec:
     data["columns"] = tuple(data.get("columns", ()))
     data["batches"] = tuple(int(b) for b in data.get("batches", ()))
     if data.get("trace"):
-        data["trace"] = TraceSpec(**{**data["trace"],
-                                     "months": tuple(data["trace"].get("months", ()))})
+        data["trace"] = TraceSpec(**data["trace"])
     return PointSpec(**_known(PointSpec, data))
 
 

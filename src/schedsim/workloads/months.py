@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -184,16 +185,19 @@ def measured_window(header_value: Callable[[str], str | None],
     return window
 
 
-def month_swf(window: MonthWindow, nodes: int, notes: Sequence[str] = ()) -> str:
-    """A month as SWF text: the header names the measured window; estimates are exact."""
+def month_swf(window: MonthWindow, nodes: int, notes: Sequence[str] = (),
+              month: str = "") -> str:
+    """A month as SWF text: the header names the measured window (and the calendar month
+    of a log's month); estimates are exact."""
     from schedsim.workloads.swf import format_number, swf_text
 
     count = len(window.jobs)
     header = ["Version: 2.2", f"MaxJobs: {count}", f"MaxRecords: {count}",
               f"MaxNodes: {nodes}", f"MaxProcs: {nodes}",
               f"{MEASURED_FROM}: {format_number(window.start)}",
-              f"{MEASURED_TO}: {format_number(window.end)}", *(f"Note: {note}" for note in notes)]
-    records = [(job.id, job.submit, -1, job.runtime, job.procs, -1, -1, job.procs, job.runtime,
+              f"{MEASURED_TO}: {format_number(window.end)}",
+              *([f"Month: {month}"] if month else []), *(f"Note: {note}" for note in notes)]
+    records = [(job.id, job.submit, -1, job.runtime, job.procs, -1, -1, job.procs, job.estimate,
                 -1, 1, -1, -1, -1, 1, -1, -1, -1) for job in window.jobs]
     return swf_text(header, records)
 
@@ -220,4 +224,54 @@ register(WorkloadModel(
     generate=_generate_month,
     file_format="swf",
     source="GOAL paper sec. 3 protocol; Lublin & Feitelson, JPDC 63(11), 2003",
+))
+
+
+# ----------------------------------------------------------------------------- a log's month
+
+MONTH = "Month"  # header key of a month cut from a log (YYYY-MM)
+SWF_MONTH = "swf-month"
+
+
+def _cut_month(jobs: int, seed: int, values: Mapping[str, Any]) -> str:
+    """One calendar month of a real log as a month file (the GOAL paper's protocol)."""
+    from schedsim.errors import InputError
+    from schedsim.workloads.load import load_workload
+
+    label = str(values["month"])
+    try:
+        year, month = (int(x) for x in label.split("-"))
+        datetime(year, month, 1)
+    except ValueError:
+        raise InputError(f"generate {SWF_MONTH}: month={label!r} is not YYYY-MM") from None
+    log = load_workload(str(values["log"]), estimates=str(values["estimates"]))
+    unix_start, time_zone = log_clock(log.header_value, str(values["log"]))
+    cap = int(values["node_cap"]) or None
+    converted = convert(log.jobs, str(values["conversion"]), cap)
+    window = month_window(converted, unix_start, time_zone, year, month)
+    nodes = log.machine.procs
+    if values["conversion"] == "dual-cpu-nodes":
+        nodes = math.ceil(nodes / 2)
+    notes = (f"schedsim {SWF_MONTH}: {label} of {Path(str(values['log'])).name} in "
+             f"{time_zone}, conversion "
+             f"{values['conversion']}, sizes capped at {cap or 'none'}, estimates "
+             f"{values['estimates']}; a week of warm-up and a 31-day tail",)
+    return month_swf(window, nodes, notes, label)
+
+
+register(WorkloadModel(
+    name=SWF_MONTH,
+    description="one calendar month cut from a real log for the GOAL paper's protocol "
+                "(warm-up week, 31-day tail, the measured window and the month in the header)",
+    params=(ParamSpec("log", str, "", "the log's file (SWF, optionally gzipped)"),
+            ParamSpec("month", str, "", "the month, YYYY-MM in the log's time zone"),
+            ParamSpec("conversion", str, "none", "processors to machine units",
+                      choices=CONVERSIONS),
+            ParamSpec("node_cap", int, 0, "cap on a job's size after the conversion (0: none)",
+                      low=0),
+            ParamSpec("estimates", str, "exact", "estimates given to the schedulers",
+                      choices=("requested", "exact"))),
+    generate=_cut_month,
+    file_format="swf",
+    source="GOAL paper sec. 3.1 and 3.3",
 ))
