@@ -229,30 +229,51 @@ def simulate_batches(workload: SeedWorkload, machine: Machine, policy: str,
     from schedsim.policies.registry import make_policy
 
     count, size, discard = batches
-    schedule = simulate(workload.jobs, machine, make_policy(policy, params, machine),
-                        workload.changes, load_model=load)
-    if len(schedule.jobs) < count * size:
+    jobs = workload.jobs
+    if len(jobs) < count * size:
         raise InputError(f"batch means need {count} x {size} jobs; the workload has "
-                         f"{len(schedule.jobs)}")
-    table = job_table(schedule)
-    order = np.lexsort((np.arange(len(schedule.jobs)), table["submit"]))
+                         f"{len(jobs)}")
+    made = make_policy(policy, params, machine)
+    if _compiled_adaptive(made, load, workload):
+        from schedsim.policies.adaptive_kernel import simulate_adaptive
+
+        start, end, procs = simulate_adaptive(jobs, machine, made, load)
+        runtime = end - start
+    else:
+        schedule = simulate(jobs, machine, made, workload.changes, load_model=load)
+        table = job_table(schedule)
+        start, end, procs, runtime = (table[name] for name in ("start", "end", "procs",
+                                                               "runtime"))
+    submit = np.array([job.submit for job in jobs], dtype=float)
+    wait = start - submit
+    response = end - submit
+    order = np.lexsort((np.arange(len(jobs)), submit))
     work = np.array([job.work if job.work is not None else job.runtime * job.procs
-                     for job in schedule.jobs], dtype=float)
-    power = work / np.maximum(table["runtime"], 1e-12)
-    span = float(np.nanmax(table["end"]) - table["submit"].min())
+                     for job in jobs], dtype=float)
+    power = work / np.maximum(runtime, 1e-12)
+    span = float(np.nanmax(end) - submit.min())
     speeds = machine.speeds or (1.0,) * machine.procs
-    utilization = {"util_procs": float((table["runtime"] * table["procs"]).sum())
-                   / (machine.procs * span),
+    utilization = {"util_procs": float((runtime * procs).sum()) / (machine.procs * span),
                    "util_power": float(work.sum()) / (sum(speeds) * span)}
     rows = []
     for batch in range(discard, count):
         part = order[batch * size:(batch + 1) * size]
-        rows.append({"batch": float(batch + 1), "MRT": float(table["response"][part].mean()),
-                     "AWT": float(table["wait"][part].mean()),
-                     "max_wait": float(table["wait"][part].max()),
+        rows.append({"batch": float(batch + 1), "MRT": float(response[part].mean()),
+                     "AWT": float(wait[part].mean()),
+                     "max_wait": float(wait[part].max()),
                      "power": float(power[part].mean()),
-                     "procs_per_job": float(table["procs"][part].mean()), **utilization})
+                     "procs_per_job": float(procs[part].mean()), **utilization})
     return rows
+
+
+def _compiled_adaptive(policy: Any, load: Any, workload: SeedWorkload) -> bool:
+    """Whether the run can go through the compiled MAP/HAP/IHAP kernel (the same
+    schedule as the engine's: tests/test_adaptive_kernel.py)."""
+    from schedsim.loadmodel import UniformLoads
+    from schedsim.policies.adaptive import AdaptivePolicy
+
+    return (isinstance(policy, AdaptivePolicy) and isinstance(load, UniformLoads)
+            and not workload.changes and all(job.work is not None for job in workload.jobs))
 
 
 def run_point(spec: PointSpec) -> list[dict[str, Any]]:
