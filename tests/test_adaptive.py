@@ -43,6 +43,19 @@ def test_partition_sizes_at_fifteen_percent(waiting: int, running: int,
     assert make_policy("IHAP", {}, machine).numerator(percents) == Fraction(816, 10)
 
 
+@pytest.mark.parametrize("name, waiting, running, size", [
+    ("MAP", 1, 0, 65),   # 64 / 1 + 1/2 -> 65
+    ("MAP", 2, 1, 27),   # 64 / (1 + 0.5 + 1) = 25.6, + 1/2 -> 27
+    ("HAP", 2, 1, 39),   # 96 / 2.5 = 38.4, + 1/2 -> 39
+])
+def test_partition_size_without_the_sized_job(name: str, waiting: int, running: int,
+                                              size: int) -> None:
+    """O1 read the other way: W counts the other waiting jobs only."""
+    machine = ihap_machine()
+    policy = make_policy(name, {"sized_job_waits": False}, machine)
+    assert policy.partition_size(policy.numerator([15] * 64), waiting, running) == size
+
+
 @pytest.mark.parametrize("name, processors, end", [
     ("IHAP", (2, 3), 10.0),       # tau 3: CP 1.6 + 1.4, rate 3.0
     ("HAP", (1, 2, 3), 7.5),      # tau 4: 1.6 + 1.4 + 1.0, rate 4.0

@@ -33,6 +33,7 @@ def both(name: str, params: dict, jobs: list, seed: int) -> tuple:
     ("MAP", {}), ("HAP", {}), ("IHAP", {}), ("IHAP-FCFS", {}),
     ("MAP", {"capacity": "nominal"}), ("HAP", {"capacity": "nominal", "rounding": "nearest"}),
     ("IHAP", {"rounding": "nearest", "f": 1.0}), ("HAP", {"selection": "fpfs"}),
+    ("IHAP", {"sized_job_waits": False}), ("MAP", {"sized_job_waits": False}),
 ])
 def test_kernel_gives_the_engine_schedule(name: str, params: dict) -> None:
     jobs = workload(1500, 3, utilization=0.8, cv_arrival=2.0)

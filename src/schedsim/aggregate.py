@@ -33,8 +33,22 @@ def aggregate_runs(spec: TargetSpec, runs: Sequence[str]) -> tuple[pd.DataFrame,
     group_by = list(spec.group_by)
     labels = _variant_labels(frame, spec)
     table = _labelled(summarize_seeds(frame, group_by, metrics, spec.level), labels, spec)
+    table = _with_precision(table, spec)
     seeds = _labelled(seed_means(frame, group_by, metrics), labels, spec)
     return table, _ordered(seeds.sort_values("seed", kind="stable"), spec)
+
+
+def _with_precision(table: pd.DataFrame, spec: TargetSpec) -> pd.DataFrame:
+    """Per metric of ``spec.precision``: the interval's half-width relative to the mean and
+    whether it is within the limit (the IHAP paper's "relative errors not exceeding 5%
+    under the 90% confidence interval")."""
+    for metric, limit in spec.precision.items():
+        if f"{metric}_mean" not in table:
+            continue
+        relative = table[f"{metric}_ci_half"] / table[f"{metric}_mean"].abs()
+        table[f"{metric}_rel_half"] = relative
+        table[f"{metric}_precise"] = relative <= limit
+    return table
 
 
 def _labelled(table: pd.DataFrame, labels: pd.DataFrame, spec: TargetSpec) -> pd.DataFrame:

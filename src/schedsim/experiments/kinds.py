@@ -163,7 +163,8 @@ class Sweep:
             seed_unit=("months" if months else "trace segments" if trace else
                        "batches" if ctx.section.get("batches") else "seeds"),
             seed_labels={str(i): m for i, m in enumerate(months, start=1)},
-            level=float(ctx.section.get("level", 0.95)))
+            level=float(ctx.section.get("level", 0.95)),
+            precision={m: float(v) for m, v in (ctx.section.get("precision") or {}).items()})
 
     def panels(self, ctx: Context, target: str, raw: Mapping[str, Any]) -> tuple[PanelSpec, ...]:
         given = raw.get("panels") or [{"name": (raw.get("trace") or {}).get("name", ""),

@@ -193,6 +193,8 @@ class TargetSpec:
     seed_unit: str = "seeds"
     seed_labels: Mapping[str, str] = field(default_factory=dict)  # e.g. seed 1 is "2003-06"
     level: float = 0.95  # confidence level of the intervals (0.90 for batch means, IHAP)
+    # metric -> largest relative half-width of its interval (IHAP: MRT 0.05)
+    precision: Mapping[str, float] = field(default_factory=dict)
     module: str = ""
     reading: str = ""  # a sensitivity reading: this target is ``base`` run under it
     base: str = ""

@@ -49,6 +49,8 @@ class AdaptiveSettings:
                             choices=(AVAILABLE, NOMINAL))
     rounding: str = setting(AS_PRINTED, "the partition size: ceil(x + 1/2) as printed, or x "
                             "rounded to nearest, halves up (O4)", choices=(AS_PRINTED, NEAREST))
+    sized_job_waits: bool = setting(True, "W of the partition size counts the job being "
+                                    "sized (O1; false: the other waiting jobs only)")
     selection: str = setting("", "fcfs: stop at the first job that does not fit; fpfs: pass "
                              "it over (empty: the policy's own, FCFS for MAP and HAP, FPFS "
                              "for IHAP)", choices=("", FCFS, FPFS))
@@ -84,12 +86,15 @@ class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
 
     # -- eq. 2-8 ----------------------------------------------------------------------
     def partition_size(self, numerator: Fraction, waiting: int, running: int) -> int:
-        """PS = max(1, ceil(N / (W + f R + 1) + 1/2)) (or rounded to nearest, O4).
+        """PS = max(1, ceil(N / (W + f R + 1) + 1/2)) (or rounded to nearest, O4); ``waiting``
+        counts the job being sized (``sized_job_waits: false`` takes it out, O1).
 
         In integers: with N = a/b and f = c/d, x + 1/2 = (2 a d + b D) / (2 b D) where
         D = d (W + 1) + c R."""
         a, b = numerator.numerator, numerator.denominator
         c, d = self.f.numerator, self.f.denominator
+        if not self.settings.sized_job_waits:
+            waiting -= 1
         den = d * (waiting + 1) + c * running
         top, bottom = 2 * a * d + b * den, 2 * b * den
         if self.settings.rounding == NEAREST:

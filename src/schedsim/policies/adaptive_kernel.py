@@ -45,7 +45,8 @@ def _weights(kind, nominal, speed_int, scale, percents, out):
 
 @njit(cache=True)
 def _partition_size(n_num, n_den, f_num, f_den, waiting, running, nearest):
-    """PS = max(1, ceil(N / (W + f R + 1) + 1/2)) in integers (AdaptivePolicy.partition_size)."""
+    """PS = max(1, ceil(N / (W + f R + 1) + 1/2)) in integers (AdaptivePolicy.partition_size;
+    ``waiting`` already less the sized job when it does not count)."""
     den = f_den * (waiting + 1) + f_num * running
     top = 2 * n_num * f_den + n_den * den
     bottom = 2 * n_den * den
@@ -55,7 +56,7 @@ def _partition_size(n_num, n_den, f_num, f_den, waiting, running, nearest):
 
 @njit(cache=True)
 def adaptive_kernel(submit, work, pmax, speed, speed_int, scale, loads, kind, nominal,
-                    fpfs, nearest, f_num, f_den):
+                    fpfs, nearest, f_num, f_den, sized_job_waits):
     """Run the jobs (in the engine's arrival order); return start, end, processors per job
     and the number of load rows used (-1: ``loads`` ran out)."""
     n = submit.shape[0]
@@ -153,6 +154,8 @@ def adaptive_kernel(submit, work, pmax, speed, speed_int, scale, loads, kind, no
             if owner[k] < 0:
                 idle_weight += weight[k]
         waiting, running = queue_len, run_count
+        if not sized_job_waits:
+            waiting -= 1
         size = _partition_size(numerator, denominator, f_num, f_den, waiting, running, nearest)
         kept = 0
         stopped = False
@@ -227,7 +230,8 @@ def simulate_adaptive(jobs: Sequence[Job], machine: Machine, policy: AdaptivePol
     start, end, nprocs, used = adaptive_kernel(
         submit, work, pmax, speed, np.array(policy.speeds, dtype=np.int64), policy.scale,
         loads, policy_kind(policy), settings.capacity == NOMINAL, policy.order == FPFS,
-        settings.rounding == NEAREST, policy.f.numerator, policy.f.denominator)
+        settings.rounding == NEAREST, policy.f.numerator, policy.f.denominator,
+        settings.sized_job_waits)
     if used < 0:
         raise SimulationError("adaptive kernel: more load draws than arrivals and departures")
     back = np.empty(n, dtype=np.int64)

@@ -1,0 +1,361 @@
+"""The IHAP family: MAP, HAP and IHAP on a non-dedicated heterogeneous cluster.
+
+A. Chhabra, G. Singh, "A Modified Adaptive Space-Sharing Policy for Non-dedicated
+Heterogeneous Cluster Systems" (IHAP paper). 64 processors, the first 32 of 1 BPU and the
+next 32 of 2 BPU (sec. 4.1), each with a background load drawn from U{0..30}% at every
+arrival and departure (sec. 4.3); the workload ``hyperexp`` (sec. 4.2, Table 1). Batch
+means: 31 batches of 7000 jobs, the first discarded, 90% intervals (sec. 5); the config's
+``batches``, ``level`` and ``precision`` carry them.
+
+Variant axes: ``utilization`` (eq. 9), ``cva`` (inter-arrival CV) and ``cvs`` (service
+demand CV); one workload per combination. Targets IHAP-F1 (MRT vs utilization), IHAP-F2
+(vs CVa at 80%) and IHAP-F3 (vs CVs at 80%). Claims and the family rules R1-R2 are in
+docs/deviations-ihap.md; results in docs/results-ihap.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from schedsim.claims import claim
+from schedsim.experiments.family import Family, Variant, axis_product
+from schedsim.experiments.kinds import SEEDS_SUFFIX
+from schedsim.experiments.spec import MachineSpec, TargetSpec, fmt_value
+from schedsim.plots import COLORS, LINESTYLES, MARKERS, STYLE, register_figure
+from schedsim.tables import per_seed, select
+from schedsim.verdicts import (
+    CONTRADICTED,
+    REPRODUCED,
+    Judgement,
+    Pair,
+    beats,
+    best_of,
+    combine,
+    informational,
+    not_checkable,
+    trend,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+FAMILY_NAME = "ihap"
+F1, F2, F3 = "IHAP-F1", "IHAP-F2", "IHAP-F3"
+MAP, HAP, IHAP, IHAP_FCFS = "MAP", "HAP", "IHAP", "IHAP-FCFS"
+PAPER_POLICIES = (MAP, HAP, IHAP)
+METRICS = ("MRT", "AWT", "max_wait", "power", "procs_per_job", "util_procs", "util_power")
+AXES = {"utilization": "utilization", "cva": "cv_arrival", "cvs": "cv_demand"}
+AXIS_NAMES = {"utilization": "utilization (eq. 9)", "cva": "inter-arrival CV (CVa)",
+              "cvs": "service-demand CV (CVs)"}
+DEFAULT_LEVEL = 0.90
+
+
+class IhapFamily(Family):
+    """Config section ``ihap``: variant axes ``utilization``, ``cva``, ``cvs`` (defaults in
+    ``options``), one ``hyperexp`` workload each; the machine is ``machine.procs``
+    processors of which the last ``options.fast_procs`` run at ``options.fast_speed`` BPU
+    (the others 1 BPU), under the machine's load model."""
+
+    name = FAMILY_NAME
+    variant_column = "workload"
+    metrics = METRICS
+
+    def machine(self, section: Mapping[str, Any]) -> MachineSpec:
+        given = MachineSpec.of(section["machine"])
+        options = section.get("options") or {}
+        fast = int(options.get("fast_procs", given.procs // 2))
+        speed = float(options.get("fast_speed", 2.0))
+        if not 0 <= fast <= given.procs:
+            raise ValueError(f"ihap: options.fast_procs={fast} must be in 0..{given.procs}")
+        speeds = (1.0,) * (given.procs - fast) + (speed,) * fast
+        return MachineSpec(given.procs, given.unit, given.partitions, speeds, given.load)
+
+    def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
+                 panel: str) -> list[Variant]:
+        options = section.get("options") or {}
+        unknown = sorted(set(values) - set(AXES))
+        if unknown:
+            raise ValueError(f"ihap: unknown variant axis {', '.join(unknown)}; known: "
+                             f"{', '.join(AXES)}")
+        axes = {axis: values.get(axis, options.get(axis, default))
+                for axis, default in (("utilization", 0.8), ("cva", 1.0), ("cvs", 4.0))}
+        return [self.variant(case, panel) for case in axis_product(axes)]
+
+    @staticmethod
+    def variant(case: Mapping[str, Any], panel: str) -> Variant:
+        values = {axis: float(case[axis]) for axis in AXES}
+        name = "_".join(f"{axis}{fmt_value(value)}" for axis, value in values.items())
+        params = {AXES[axis]: value for axis, value in values.items()}
+        return Variant(name, params, {"panel": panel, **values})
+
+
+FAMILY = IhapFamily()
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def seeds_of(tables: Mapping[str, pd.DataFrame], target: str) -> pd.DataFrame:
+    return tables[f"{target}{SEEDS_SUFFIX}"]
+
+
+def axis_of(target: str) -> str:
+    return {F1: "utilization", F2: "cva", F3: "cvs"}[target]
+
+
+def xs(tables: Mapping[str, pd.DataFrame], target: str) -> list[float]:
+    return sorted({float(v) for v in seeds_of(tables, target)[axis_of(target)]})
+
+
+def series(tables: Mapping[str, pd.DataFrame], target: str, policy: str, metric: str,
+           x: float) -> pd.Series:
+    """``metric`` of ``policy`` per batch at ``x`` on the target's axis."""
+    return per_seed(seeds_of(tables, target), metric, {"policy": policy, axis_of(target): x})
+
+
+def has(tables: Mapping[str, pd.DataFrame], target: str, *policies: str) -> str | None:
+    found = set(seeds_of(tables, target)["policy"])
+    missing = [p for p in policies if p not in found]
+    return f"{target} did not run {', '.join(missing)}" if missing else None
+
+
+def level(settings: Mapping[str, Any]) -> float:
+    return float(settings.get("level", DEFAULT_LEVEL))
+
+
+def label(target: str, x: float) -> str:
+    return f"{ {'utilization': 'U', 'cva': 'CVa', 'cvs': 'CVs'}[axis_of(target)]}={x:g}"
+
+
+def points(tables: Mapping[str, pd.DataFrame], target: str, policies: Sequence[str],
+           metric: str, keep: Any = None) -> list[tuple[str, dict[str, pd.Series]]]:
+    return [(label(target, x), {p: series(tables, target, p, metric, x) for p in policies})
+            for x in xs(tables, target) if keep is None or keep(x)]
+
+
+# ----------------------------------------------------------------------------- claims
+
+
+def ihap_best(tables: Mapping[str, pd.DataFrame], target: str, settings: Mapping[str, Any],
+              keep: Any = None) -> Judgement:
+    missing = has(tables, target, *PAPER_POLICIES)
+    if missing:
+        return not_checkable(missing)
+    chosen = points(tables, target, PAPER_POLICIES, "MRT", keep)
+    if not chosen:
+        return not_checkable(f"{target} has no point in the claimed range")
+    return best_of(chosen, IHAP, level=level(settings))
+
+
+def rises(tables: Mapping[str, pd.DataFrame], target: str,
+          settings: Mapping[str, Any]) -> Judgement:
+    missing = has(tables, target, *PAPER_POLICIES)
+    if missing:
+        return not_checkable(missing)
+    curves = [(p, [(x, series(tables, target, p, "MRT", x)) for x in xs(tables, target)])
+              for p in PAPER_POLICIES]
+    return trend(curves, +1, float(settings.get("min_rho", 0.7)), level(settings))
+
+
+def least_sensitive(tables: Mapping[str, pd.DataFrame], target: str,
+                    settings: Mapping[str, Any]) -> Judgement:
+    """Family rule R2 (docs/deviations-ihap.md): per batch, MRT at the largest CV over MRT at
+    the smallest (the same batch of the same seed: common random numbers); ``best_of`` on
+    that ratio, lower is better."""
+    missing = has(tables, target, *PAPER_POLICIES)
+    if missing:
+        return not_checkable(missing)
+    values = xs(tables, target)
+    if len(values) < 2:
+        return not_checkable(f"{target} has fewer than two CV values")
+    low, high = values[0], values[-1]
+    ratios = {p: series(tables, target, p, "MRT", high) / series(tables, target, p, "MRT", low)
+              for p in PAPER_POLICIES}
+    judged = best_of([(f"MRT({high:g}) / MRT({low:g})", ratios)], IHAP, level=level(settings))
+    return Judgement(judged.verdict, judged.ours, f"{judged.rule} on the per-batch ratio "
+                     "(family rule R2)", judged.note)
+
+
+def precise(tables: Mapping[str, pd.DataFrame], target: str,
+            settings: Mapping[str, Any]) -> Judgement:
+    """Family rule R1 (docs/deviations-ihap.md): reproduced if the relative half-width of
+    every point's MRT interval is at most the limit, contradicted if any exceeds it."""
+    table = tables[target]
+    limit = float(settings.get("max_relative_error", 0.05))
+    column = "MRT_rel_half"
+    if column not in table:
+        relative = table["MRT_ci_half"] / table["MRT_mean"].abs()
+    else:
+        relative = table[column]
+    worst = relative.idxmax()
+    over = table[relative > limit]
+    ours = (f"largest {relative[worst]:.1%} ({table.loc[worst, 'policy']}, "
+            f"{label(target, float(table.loc[worst, axis_of(target)]))}); "
+            f"{len(over)} of {len(table)} points over {limit:.0%}")
+    shown = ", ".join(f"{p} {label(target, float(x))}" for p, x in
+                      zip(over["policy"], over[axis_of(target)], strict=True))
+    verdict = CONTRADICTED if len(over) else REPRODUCED
+    return Judgement(verdict, ours, f"every point's MRT relative half-width <= {limit:.0%} "
+                     f"({level(settings):.0%} CI over the batches; family rule R1)",
+                     f"over the limit: {shown}" if shown else "every point within the limit")
+
+
+@claim(FAMILY_NAME, F1, "F1-ihap-best-medium-high", "IHAP has the shortest mean response time "
+       "at medium to high utilization (sec. 5.1, Fig. 1)", "IHAP lowest MRT at U >= 0.5")
+def claim_f1_best(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    start = float(settings.get("medium_from", 0.5))
+    return ihap_best(tables, F1, settings, lambda x: x >= start - 1e-9)
+
+
+@claim(FAMILY_NAME, F1, "F1-low-utilization", "At low utilization (below the claimed range) "
+       "which policy has the shortest MRT (sec. 5.1 claims IHAP's lead only from medium "
+       "loads)", "not stated")
+def claim_f1_low(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    missing = has(tables, F1, *PAPER_POLICIES)
+    if missing:
+        return not_checkable(missing)
+    start = float(settings.get("medium_from", 0.5))
+    parts = []
+    for name, values in points(tables, F1, PAPER_POLICIES, "MRT", lambda x: x < start - 1e-9):
+        means = {p: float(v.mean()) for p, v in values.items()}
+        best = min(means, key=lambda p: means[p])
+        parts.append(f"{name}: {best} ({', '.join(f'{p} {m:.3g}' for p, m in means.items())})")
+    return informational("; ".join(parts) or "no point below the range", "best mean MRT per "
+                         "point: reported, not judged")
+
+
+@claim(FAMILY_NAME, F1, "F1-ihap-less-power", "IHAP allocates less computing power per job "
+       "than HAP and MAP at medium to high utilization (sec. 5.1: 'smaller partition "
+       "sizes')", "IHAP below HAP and MAP")
+def claim_f1_power(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    missing = has(tables, F1, *PAPER_POLICIES)
+    if missing:
+        return not_checkable(missing)
+    start = float(settings.get("medium_from", 0.5))
+    chosen = [x for x in xs(tables, F1) if x >= start - 1e-9]
+    judged = [beats([Pair(label(F1, x), series(tables, F1, IHAP, "power", x),
+                          series(tables, F1, other, "power", x)) for x in chosen],
+                    level=level(settings)) for other in (HAP, MAP)]
+    return combine(judged, "IHAP's power below HAP's and MAP's")
+
+
+@claim(FAMILY_NAME, F1, "F1-fpfs-share", "How much of IHAP's MRT gain over HAP comes from its "
+       "partition sizes (IHAP-FCFS) and how much from fit-processors-first-served (sec. 5.1 "
+       "names both causes)", "both causes, not separated")
+def claim_f1_ablation(tables: Mapping[str, pd.DataFrame],
+                      settings: Mapping[str, Any]) -> Judgement:
+    missing = has(tables, F1, HAP, IHAP, IHAP_FCFS)
+    if missing:
+        return not_checkable(missing)
+    start = float(settings.get("medium_from", 0.5))
+    parts = []
+    for x in xs(tables, F1):
+        if x < start - 1e-9:
+            continue
+        hap, ihap, fcfs = (float(series(tables, F1, p, "MRT", x).mean())
+                           for p in (HAP, IHAP, IHAP_FCFS))
+        gain = hap - ihap
+        share = (hap - fcfs) / gain if gain > 0 else math.nan
+        parts.append(f"{label(F1, x)}: HAP {hap:.3g}, IHAP-FCFS {fcfs:.3g}, IHAP {ihap:.3g}"
+                     + (f" (sizing {share:.0%} of the gain)" if gain > 0 else ""))
+    return informational("; ".join(parts), "the ablation IHAP-FCFS: IHAP's partition sizes "
+                         "served first come first served; reported, not judged")
+
+
+@claim(FAMILY_NAME, F2, "F2-mrt-rises", "MRT increases with the inter-arrival CV for the three "
+       "policies (sec. 5.2.1, Fig. 2)", "MRT rises with CVa")
+def claim_f2_rises(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return rises(tables, F2, settings)
+
+
+@claim(FAMILY_NAME, F2, "F2-ihap-best", "IHAP keeps the shortest MRT at every inter-arrival CV "
+       "at 80% utilization (sec. 5.2.1)", "IHAP lowest at every CVa")
+def claim_f2_best(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return ihap_best(tables, F2, settings)
+
+
+@claim(FAMILY_NAME, F2, "F2-ihap-least-sensitive", "The arrival variance affects HAP and MAP "
+       "more than IHAP (sec. 5.2.1): IHAP's MRT grows least from the smallest to the largest "
+       "CVa", "IHAP least sensitive")
+def claim_f2_sensitive(tables: Mapping[str, pd.DataFrame],
+                       settings: Mapping[str, Any]) -> Judgement:
+    return least_sensitive(tables, F2, settings)
+
+
+@claim(FAMILY_NAME, F3, "F3-mrt-rises", "MRT increases with the service-demand CV for the three "
+       "policies (sec. 5.2.2, Fig. 3)", "MRT rises with CVs")
+def claim_f3_rises(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return rises(tables, F3, settings)
+
+
+@claim(FAMILY_NAME, F3, "F3-ihap-best", "IHAP has the shortest MRT at every service-demand CV at "
+       "80% utilization (spec section 6; Fig. 3)", "IHAP lowest at every CVs")
+def claim_f3_best(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
+    return ihap_best(tables, F3, settings)
+
+
+@claim(FAMILY_NAME, F3, "F3-ihap-least-sensitive", "The service-demand variance affects HAP and "
+       "MAP more than IHAP (sec. 5.2.2 and 6)", "IHAP least sensitive")
+def claim_f3_sensitive(tables: Mapping[str, pd.DataFrame],
+                       settings: Mapping[str, Any]) -> Judgement:
+    return least_sensitive(tables, F3, settings)
+
+
+for _target in (F1, F2, F3):
+    def _precision(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any],
+                   target: str = _target) -> Judgement:
+        return precise(tables, target, settings)
+
+    claim(FAMILY_NAME, _target, f"{_target[5:]}-relative-error", "Every point's MRT has a "
+          "relative error of at most 5% under the 90% confidence interval with 31 batches of "
+          "7000 jobs, the first discarded (sec. 5)", "<= 5% at every point")(_precision)
+
+
+# ----------------------------------------------------------------------------- figure
+
+
+@register_figure("ihap-mrt")
+def mrt_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
+    """MRT with its interval and the mean computing power per job, one line per policy,
+    against the target's axis; a point whose MRT misses the precision limit is ringed."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    x = spec.x or "utilization"
+    metrics = list(spec.figure.metrics) or ["MRT", "power"]
+    limit = spec.precision.get("MRT")
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(4.3 * len(metrics), 3.4), layout="constrained")
+        axes = list(fig.subplots(1, len(metrics), squeeze=False).flat)
+        for index, (ax, metric) in enumerate(zip(axes, metrics, strict=True)):
+            for number, policy in enumerate(spec.policies):
+                rows = select(table, {"policy": policy}).sort_values(x)
+                if rows.empty:
+                    continue
+                mean = rows[f"{metric}_mean"]
+                ax.errorbar(rows[x], mean, yerr=[mean - rows[f"{metric}_ci_low"],
+                                                 rows[f"{metric}_ci_high"] - mean],
+                            color=COLORS[number % len(COLORS)],
+                            marker=MARKERS[number % len(MARKERS)],
+                            linestyle=LINESTYLES[number % len(LINESTYLES)], markersize=4,
+                            capsize=2, label=spec.show(policy))
+                flag = f"{metric}_precise"
+                if flag in rows and not rows[flag].all():
+                    bad = rows[~rows[flag].astype(bool)]
+                    ax.scatter(bad[x], bad[f"{metric}_mean"], s=140, facecolors="none",
+                               edgecolors="red", linewidths=1.2, zorder=5,
+                               label=(f"relative error > {limit:.0%}" if limit else
+                                      "imprecise"))
+            ax.set_xlabel(AXIS_NAMES.get(x, x))
+            ax.set_ylabel({"MRT": "mean response time (s)",
+                           "power": "computing power per job (BPU)"}.get(metric, metric))
+            ax.set_title(f"({chr(97 + index)}) {metric}", fontsize=9)
+            ax.grid(alpha=0.3)
+        handles, labels = axes[0].get_legend_handles_labels()
+        unique = dict(zip(labels, handles, strict=True))
+        fig.legend(unique.values(), unique.keys(), loc="outside lower center",
+                   ncols=len(unique), frameon=False)
+        fig.suptitle(f"{spec.target}: mean of {spec.seed_unit}, {spec.level:.0%} CI", fontsize=9)
+    return fig

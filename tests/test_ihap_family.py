@@ -1,0 +1,165 @@
+"""The IHAP family: claims on per-batch tables whose verdicts are known by construction,
+the precision columns of its tables, its machine and its plan."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from schedsim.experiments.families import ihap
+from schedsim.verdicts import CONTRADICTED, INCONCLUSIVE, REPRODUCED
+
+ROOT = Path(__file__).resolve().parents[1]
+BATCHES = 30
+
+
+def noise(batch: int) -> float:
+    """A fixed, zero-mean wobble per batch (shared by the policies: paired)."""
+    return 0.02 * ((batch * 7) % 5 - 2)
+
+
+def seeds_table(target: str, mrt: dict[str, dict[float, float]],
+                power: dict[str, dict[float, float]] | None = None) -> pd.DataFrame:
+    """policy -> x -> mean MRT; one row per batch with a small paired wobble."""
+    axis = ihap.axis_of(target)
+    rows = []
+    for policy, curve in mrt.items():
+        for x, value in curve.items():
+            for batch in range(2, BATCHES + 2):
+                row = {"policy": policy, "workload": f"{axis}{x}", "seed": batch,
+                       "utilization": 0.8, "cva": 1.0, "cvs": 4.0,
+                       "MRT": value * (1 + noise(batch) + 0.001 * (batch % 3))}
+                row[axis] = x
+                if power:
+                    row["power"] = power[policy][x] * (1 + noise(batch))
+                rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def tables(target: str, mrt: dict[str, dict[float, float]],
+           power: dict[str, dict[float, float]] | None = None,
+           rel_half: float = 0.01) -> dict[str, pd.DataFrame]:
+    seeds = seeds_table(target, mrt, power)
+    table = seeds.groupby(["policy", ihap.axis_of(target)], as_index=False)["MRT"].mean()
+    table = table.rename(columns={"MRT": "MRT_mean"})
+    table["MRT_ci_half"] = table["MRT_mean"] * rel_half
+    table["MRT_rel_half"] = rel_half
+    return {target: table, f"{target}.seeds": seeds}
+
+
+def check(claim_id: str, data: dict[str, pd.DataFrame], settings: dict | None = None) -> str:
+    from schedsim.claims import registered
+
+    entry = next(c for c in registered("ihap") if c.claim_id == claim_id)
+    return entry.evaluate(data, settings or {}).verdict
+
+
+UTILIZATIONS = (0.3, 0.5, 0.7, 0.9)
+
+
+def curve(values: tuple[float, ...], xs: tuple[float, ...] = UTILIZATIONS) -> dict[float, float]:
+    return dict(zip(xs, values, strict=True))
+
+
+def test_ihap_best_from_medium_load() -> None:
+    """IHAP lowest from U 0.5 on (worse at 0.3, outside the claimed range): reproduced; HAP
+    lowest at 0.9: contradicted."""
+    good = tables(ihap.F1, {"MAP": curve((1, 2, 3, 4)), "HAP": curve((1, 2, 3, 4)),
+                            "IHAP": curve((1.5, 1.5, 2, 3))})
+    assert check("F1-ihap-best-medium-high", good) == REPRODUCED
+    bad = tables(ihap.F1, {"MAP": curve((1, 2, 3, 4)), "HAP": curve((1, 2, 3, 2)),
+                           "IHAP": curve((1.5, 1.5, 2, 3))})
+    assert check("F1-ihap-best-medium-high", bad) == CONTRADICTED
+    assert check("F1-ihap-best-medium-high", good, {"medium_from": 0.3}) == CONTRADICTED
+
+
+def test_less_power_needs_both_baselines() -> None:
+    mrt = {p: curve((1, 2, 3, 4)) for p in ("MAP", "HAP", "IHAP")}
+    power = {"MAP": curve((9, 9, 9, 9)), "HAP": curve((8, 8, 8, 8)),
+             "IHAP": curve((5, 5, 5, 5))}
+    assert check("F1-ihap-less-power", tables(ihap.F1, mrt, power)) == REPRODUCED
+    power["HAP"] = curve((4, 4, 4, 4))
+    assert check("F1-ihap-less-power", tables(ihap.F1, mrt, power)) == CONTRADICTED
+
+
+CVS = (1.0, 2.0, 4.0, 6.0)
+
+
+def test_mrt_rises_with_the_cv() -> None:
+    rising = tables(ihap.F3, {p: curve((1, 2, 3, 5), CVS) for p in ("MAP", "HAP", "IHAP")})
+    assert check("F3-mrt-rises", rising) == REPRODUCED
+    falling = tables(ihap.F3, {"MAP": curve((1, 2, 3, 5), CVS), "HAP": curve((1, 2, 3, 5), CVS),
+                               "IHAP": curve((5, 3, 2, 1), CVS)})
+    assert check("F3-mrt-rises", falling) == CONTRADICTED
+
+
+def test_least_sensitive_is_the_smallest_ratio() -> None:
+    """MRT(6) / MRT(1): MAP 5, HAP 4, IHAP 2 -> reproduced; IHAP 6 -> contradicted."""
+    base = {"MAP": curve((1, 2, 3, 5), CVS), "HAP": curve((1, 2, 3, 4), CVS)}
+    calm = tables(ihap.F3, {**base, "IHAP": curve((1, 1.5, 1.8, 2), CVS)})
+    assert check("F3-ihap-least-sensitive", calm) == REPRODUCED
+    wild = tables(ihap.F3, {**base, "IHAP": curve((0.5, 1, 2, 3), CVS)})
+    assert check("F3-ihap-least-sensitive", wild) == CONTRADICTED
+
+
+@pytest.mark.parametrize("relative, verdict", [(0.01, REPRODUCED), (0.05, REPRODUCED),
+                                               (0.07, CONTRADICTED)])
+def test_relative_error_rule(relative: float, verdict: str) -> None:
+    data = tables(ihap.F1, {p: curve((1, 2, 3, 4)) for p in ("MAP", "HAP", "IHAP")},
+                  rel_half=relative)
+    assert check("F1-relative-error", data, {"max_relative_error": 0.05}) == verdict
+
+
+def test_missing_policy_is_not_checkable() -> None:
+    data = tables(ihap.F2, {"MAP": curve((1, 2), (1.0, 6.0))})
+    assert check("F2-ihap-best", data) == "not checkable"
+    assert check("F2-ihap-least-sensitive", data) == "not checkable"
+
+
+def test_close_policies_are_inconclusive() -> None:
+    """Equal means everywhere: nobody significantly better."""
+    data = tables(ihap.F2, {p: curve((1, 2, 3, 4), CVS) for p in ("MAP", "HAP", "IHAP")})
+    assert check("F2-ihap-best", data) in (INCONCLUSIVE, REPRODUCED)
+    assert check("F2-ihap-best", data) != CONTRADICTED
+
+
+def test_precision_columns_in_the_table() -> None:
+    from schedsim.aggregate import _with_precision
+    from schedsim.experiments.spec import FigureSpec, TargetSpec
+
+    spec = TargetSpec("ihap", ihap.F1, "sweep", FigureSpec("ihap-mrt", ()),
+                      precision={"MRT": 0.05})
+    table = pd.DataFrame({"MRT_mean": [2.0, 4.0], "MRT_ci_half": [0.05, 0.4]})
+    out = _with_precision(table, spec)
+    assert list(out["MRT_rel_half"]) == [0.025, 0.1]
+    assert list(out["MRT_precise"]) == [True, False]
+
+
+def test_machine_and_variants() -> None:
+    section = yaml.safe_load((ROOT / "config/config.yaml").read_text())["ihap"]
+    machine = ihap.FAMILY.machine(section)
+    assert machine.procs == 64 and sum(machine.speeds) == 96.0
+    assert machine.speeds[:32] == (1.0,) * 32 and machine.speeds[32:] == (2.0,) * 32
+    assert machine.load is not None and machine.load.params == {"max_percent": 30}
+    variants = ihap.FAMILY.variants(section, {"cva": [1, 6]}, "")
+    assert [v.name for v in variants] == ["utilization0.8_cva1_cvs4", "utilization0.8_cva6_cvs4"]
+    assert variants[1].params == {"utilization": 0.8, "cv_arrival": 6.0, "cv_demand": 4.0}
+    with pytest.raises(ValueError, match="unknown variant axis load"):
+        ihap.FAMILY.variants(section, {"load": 0.5}, "")
+
+
+def test_plan_shares_the_common_point() -> None:
+    """U 0.8, CVa 1, CVs 4 is in all three figures: simulated once per policy."""
+    from schedsim.experiments.plan import build_plan
+
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    for name in ("hrf", "los", "goal"):
+        config[name] = {"enabled": False}
+    config["ihap"]["sensitivity"] = {}
+    plan = build_plan(config, ROOT)
+    runs = {p.run_path for p in plan.points.values()}
+    assert len(runs) == 4 * (9 + 6 + 6 - 2)
+    assert all(p.batches == (31, 7000, 1) for p in plan.points.values())
