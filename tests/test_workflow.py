@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -35,10 +36,11 @@ GOAL_LOG_TARGETS = ("GOAL-F3", "GOAL-F4", "GOAL-T2", "GOAL-F8", "GOAL-T1")
 GOAL_TARGETS = GOAL_LOG_TARGETS if HPC2N.is_file() else ()
 # Claims of targets the .test config leaves off are rows too (not checkable).
 GOAL_OFF = ("GOAL-F6", "GOAL-F3L", "GOAL-F4L", "GOAL-F6L")
-TARGETS = (*HRF_TARGETS, *TRACE_TARGETS, *LOS_TARGETS, *GOAL_TARGETS)
+IHAP_TARGETS = ("IHAP-F1", "IHAP-F2", "IHAP-F3")
+TARGETS = (*HRF_TARGETS, *TRACE_TARGETS, *LOS_TARGETS, *GOAL_TARGETS, *IHAP_TARGETS)
 # Targets with registered claims (LOS-CS20 only feeds the C_s of LOS-F7 and LOS-F9).
 CLAIM_TARGETS = ({*HRF_TARGETS, "LOS-F1", *LOS_TARGETS, *GOAL_LOG_TARGETS, *GOAL_TARGETS,
-                  *GOAL_OFF} - {"LOS-CS20"})
+                  *GOAL_OFF, *IHAP_TARGETS} - {"LOS-CS20"})
 LOGS = ("SDSC-SP2", "KTH-SP2", "HPC2N", "SDSC-BLUE", "LLNL-Thunder", "LLNL-Atlas")
 COPIED = ("Snakefile", "workflow", "profiles/default", "config", ".test/config", "src")
 
@@ -170,6 +172,20 @@ def test_claims_table(workdir: Path) -> None:
         assert (workdir / "results" / "claims" / f"{target}.rst").read_text().strip()
     los = result[result["target"].str.startswith("LOS")]
     assert (los[los["claim_id"].str.endswith("-magnitude")]["paper_value"] != "").all()
+    ihap = result[result["target"].str.startswith("IHAP")]
+    assert len(ihap) == 11 and (ihap["verdict"] != "not checkable").all()
+
+
+def test_ihap_tables_flag_imprecise_points(workdir: Path) -> None:
+    """Batch means: 5 kept batches per point (the .test config), 90% intervals, and the
+    relative half-width of MRT with its 5% flag in every row."""
+    table = pd.read_csv(workdir / "results" / "tables" / "IHAP-F1.csv")
+    assert set(table["n_seeds"]) == {5}
+    relative = table["MRT_ci_half"] / table["MRT_mean"]
+    assert np.allclose(table["MRT_rel_half"], relative)
+    assert (table["MRT_precise"] == (relative <= 0.05)).all()
+    seeds = pd.read_csv(workdir / "results" / "tables" / "IHAP-F1.seeds.csv")
+    assert sorted(set(seeds["seed"])) == [2, 3, 4, 5, 6]
 
 
 def test_run_files_carry_provenance_and_are_reproducible(workdir: Path) -> None:

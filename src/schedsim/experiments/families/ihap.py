@@ -291,7 +291,7 @@ def claim_f3_rises(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, An
 
 
 @claim(FAMILY_NAME, F3, "F3-ihap-best", "IHAP has the shortest MRT at every service-demand CV at "
-       "80% utilization (spec section 6; Fig. 3)", "IHAP lowest at every CVs")
+       "80% utilization (sec. 5.2.2 and 6, Fig. 3)", "IHAP lowest at every CVs")
 def claim_f3_best(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
     return ihap_best(tables, F3, settings)
 
