@@ -133,6 +133,23 @@ def test_round_trip_through_swf(tmp_path: Path) -> None:
         assert b.runtime_on(b.procs) == pytest.approx(b.runtime)
 
 
+def test_reading_without_records_gives_the_same_jobs(tmp_path: Path) -> None:
+    """The run path reads our generators' files with their own reader only."""
+    from schedsim.workloads.load import load_workload
+
+    params = _params()
+    path = tmp_path / "h.swf"
+    path.write_text(hyperexp.format_hyperexp_swf(
+        hyperexp.generate_hyperexp_jobs(300, 2, params), 2, params), encoding="ascii")
+    full, lean = load_workload(path, procs=64), load_workload(path, procs=64, records=False)
+    def fields(jobs: list) -> list[tuple]:
+        return [(j.id, j.submit, j.runtime, j.procs, j.estimate, j.work) for j in jobs]
+
+    assert fields(full.jobs) == fields(lean.jobs) and len(lean.jobs) == 300
+    assert lean.records == {} and full.records
+    assert lean.header_value("Conversion") == full.header_value("Conversion")
+
+
 def test_utilization_changes_only_arrival_times() -> None:
     low = hyperexp.generate_hyperexp_jobs(100, 8, _params(utilization=0.4))
     high = hyperexp.generate_hyperexp_jobs(100, 8, _params(utilization=0.8))

@@ -56,7 +56,7 @@ def file_workload(spec: PointSpec, path: str) -> SeedWorkload:
     from schedsim.workloads.load import load_workload
     from schedsim.workloads.months import measured_window
 
-    loaded = load_workload(path, procs=spec.machine.procs)
+    loaded = load_workload(path, procs=spec.machine.procs, records=False)
     if loaded.machine.unit not in (1, spec.machine.unit):
         raise InputError(f"{path}: AllocationUnit {loaded.machine.unit} differs from the "
                          f"machine's unit {spec.machine.unit}")

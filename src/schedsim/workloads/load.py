@@ -11,7 +11,14 @@ from typing import Any
 from schedsim.errors import InputError
 from schedsim.jobs import Job, RuntimeChange
 from schedsim.machine import Machine
-from schedsim.workloads.swf import CleaningReport, SwfLog, SwfRecord, read_swf, to_jobs
+from schedsim.workloads.swf import (
+    CleaningReport,
+    SwfLog,
+    SwfRecord,
+    read_swf,
+    read_swf_header,
+    to_jobs,
+)
 
 
 @dataclass
@@ -32,17 +39,28 @@ class Workload:
 
 
 def load_workload(path: str | Path, procs: int | None = None,
-                  estimates: str = "requested") -> Workload:
+                  estimates: str = "requested", records: bool = True) -> Workload:
     """Read an SWF (rigid jobs, optionally gzipped) or CWF file.
 
     The machine size is ``procs`` when given, else the file's ``MaxProcs``
-    (or ``MaxNodes``) header, else the largest job.
+    (or ``MaxNodes``) header, else the largest job. ``records=False``: a file of one
+    of our generators with jobs that are not rigid is read by its own reader only,
+    without the SWF records (which only writing a schedule back needs).
     """
     path = Path(path)
     if not path.exists():
         raise InputError(f"{path}: no such file")
     if path.name.endswith((".cwf", ".cwf.gz")):
         return _load_cwf(path, procs, estimates)
+    if not records:
+        head = read_swf_header(path)
+        reader = _special_reader(head)
+        if reader is not None:
+            jobs = reader(path)
+            if not jobs:
+                raise InputError(f"{path}: no jobs: the file has no job line")
+            size = procs or head.max_procs() or max(job.procs for job in jobs)
+            return Workload(str(path), jobs, Machine(size), [], {}, None, head)
     log = read_swf(path)
     if not log.records:
         raise InputError(f"{path}: no jobs: the file has no job line")

@@ -203,6 +203,21 @@ def read_swf(path: str | Path, extra_fields: int = 0) -> SwfLog:
     return SwfLog(header, records, str(path), numbers, header_numbers)
 
 
+def read_swf_header(path: str | Path) -> SwfLog:
+    """The header lines before the first job line of an SWF file, without its records."""
+    header: list[str] = []
+    numbers: list[int] = []
+    for number, line in enumerate(open_text(path), start=1):
+        text = line.strip()
+        if not text:
+            continue
+        if not text.startswith(";"):
+            break
+        header.append(text[1:].rstrip())
+        numbers.append(number)
+    return SwfLog(header, [], str(path), [], numbers)
+
+
 @dataclass
 class CleaningReport:
     """How many records each cleaning rule touched (docs/deviations.md, invalid SWF jobs)."""
