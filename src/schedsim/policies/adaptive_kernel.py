@@ -158,15 +158,20 @@ def adaptive_kernel(submit, work, pmax, speed, speed_int, scale, loads, kind, no
             waiting -= 1
         size = _partition_size(numerator, denominator, f_num, f_den, waiting, running, nearest)
         kept = 0
-        stopped = False
         for q in range(queue_len):
             job = queue[q]
             tau = min(size, pmax[job])
-            if stopped or idle_weight < tau * unit:
+            if idle_weight < tau * unit:
+                if not fpfs or idle_weight < unit:  # FCFS, or not even tau = 1 fits
+                    if kept == q:  # nothing started before: the queue stays as it is
+                        kept = queue_len
+                        break
+                    for r in range(q, queue_len):  # the rest wait, in order
+                        queue[kept] = queue[r]
+                        kept += 1
+                    break
                 queue[kept] = job
                 kept += 1
-                if not fpfs:
-                    stopped = True
                 continue
             need = tau * unit
             total_weight = 0
