@@ -173,7 +173,7 @@ def test_claims_table(workdir: Path) -> None:
     los = result[result["target"].str.startswith("LOS")]
     assert (los[los["claim_id"].str.endswith("-magnitude")]["paper_value"] != "").all()
     ihap = result[result["target"].str.startswith("IHAP")]
-    assert len(ihap) == 11 and (ihap["verdict"] != "not checkable").all()
+    assert len(ihap) == 13 and (ihap["verdict"] != "not checkable").all()
 
 
 def test_ihap_tables_flag_imprecise_points(workdir: Path) -> None:
@@ -235,11 +235,12 @@ def test_one_policy_parameter_change_reruns_only_that_policy(workdir: Path) -> N
     result = snakemake(workdir, "-n", config=(change,))
     assert result.returncode == 0, output(result)
     text = output(result)
-    # HRFBf points of the .test config: F5 3 x 3, F6 4 x 3, F7 2 x 3.
-    assert job_count(text, "simulate") == 27
+    # HRFBf points of the .test config: F5 3 alphas x 3 loads; F6 and F7 one per load
+    # (their sweeps run inside the job).
+    assert job_count(text, "simulate") == 15
     assert job_count(text, "generate_workload") == 0
     runs = [line for line in text.splitlines() if "output: results/runs" in line]
-    assert len(runs) == 27 and all("/HRFBf/" in line for line in runs)
+    assert len(runs) == 15 and all("/HRFBf/" in line for line in runs)
 
 
 def dry_run_after_edit(workdir: Path, module: str, edit: Callable[[str], str]) -> str:
@@ -265,9 +266,10 @@ def test_comments_and_docstrings_rerun_nothing(workdir: Path, module: str) -> No
 
 def test_a_policy_change_reruns_only_the_simulations_that_use_it(workdir: Path) -> None:
     text = dry_run_after_edit(workdir, "policies/moldable.py", lambda t: t + "\n_CHANGED = 1\n")
-    # The 90 HRF simulations (every HRF policy is in moldable.py) and the 24 of the
-    # sqrt-share reading (4 fair-share policies x 3 loads x 2 alphas), none of LOS.
-    assert job_count(text, "simulate") == 90 + 24
+    # The 48 HRF simulations (every HRF policy is in moldable.py: F5 2 x 3 x 3, F6 2 x 3,
+    # F7 8 x 3) and the 12 of the sqrt-share reading (4 fair-share policies x 3 loads),
+    # none of LOS.
+    assert job_count(text, "simulate") == 48 + 12
     runs = [line for line in text.splitlines() if "output: results/runs" in line]
     assert runs and not any("/LOS-" in line for line in runs)
     assert job_count(text, "generate_workload") == 0
@@ -334,8 +336,9 @@ def test_full_config_plan_matches_the_documented_granularity() -> None:
         log["url"] = "http://127.0.0.1:9/" + log["file"]
     plan = build_plan(config, base=ROOT)
     # HRF; LOS (tests/test_experiments_los.py); LOS-F9 and F10 again with a one-day lead
-    # time; GOAL's synthetic months (one per seed; its HPC2N months read the log)
-    assert len(plan.workloads) == 3 * 20 + 7 * 6 * 20 + 2 * 6 * 20 + 5
+    # time; GOAL's synthetic months (one per seed; its HPC2N months read the log); IHAP's
+    # 19 points (9 utilizations, 5 more CVa, 5 more CVs), again under eq. 9 in BPUs
+    assert len(plan.workloads) == 3 * 20 + 7 * 6 * 20 + 2 * 6 * 20 + 5 + 2 * 19
     assert {t: len(r) for t, r in plan.inputs_of.items()
             if t.startswith("HRF") and "@" not in t} == {
         "HRF-T1": 0, "HRF-F5": 2 * 3 * 8, "HRF-F6": 2 * 3 * 10, "HRF-F7": 8 * 3 * 8}
