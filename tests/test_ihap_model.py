@@ -5,6 +5,7 @@ background load (hypothesis)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -142,7 +143,7 @@ def test_invariants_of_a_loaded_run(seed: int, utilization: float, name: str) ->
             busy.setdefault(k, []).append((schedule.start[index], schedule.end[index]))
     for spans in busy.values():
         spans.sort()
-        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False))
+        assert all(a[1] <= b[0] for a, b in pairwise(spans))
     # FCFS starts in arrival order
     if policy.order == FCFS:
         assert schedule.start == sorted(schedule.start)
