@@ -83,6 +83,7 @@ POLICY_MODULES = (
     "schedsim.policies.los",
     "schedsim.policies.goal",
     "schedsim.policies.adaptive",
+    "schedsim.policies.slack",
 )
 
 

@@ -1,0 +1,244 @@
+"""Slack-based fair backfilling (W. Jin, "Backfilling with Fairness and Slack for Parallel Job
+Scheduling", MSc thesis, University of Windsor, 2009, sec. 4.2-4.3), on a plain machine.
+
+* Every job gets a fair start time FST at submission (sec. 4.3.1, Fig. 5): the earlier
+  waiting jobs are placed conservatively, then the job goes "in the back of fragments",
+  no earlier than the latest of their starts (``fst: fcfs``); ``fst: conservative`` takes
+  the job's own conservative slot instead.
+* Its slack factor (eq. 5) F_slack = min(SLACK_UP, K2 exp(K1 T_wait / 10,000 s) +
+  SLACK_DOWN), T_wait = FST - submit, and the part of it usable after waiting w (eq. 7)
+  F_part = SLACK_MINIMAL + w (F_slack - SLACK_MINIMAL) / T_wait, at most F_slack; a job
+  may be re-placed no later than its bound B = submit + F_part (FST - submit).
+* At every scheduling call (sec. 4.3.3): the queue's head jobs that fit start; then a
+  depth-first branch and bound over the next ``lookahead`` waiting jobs, in queue order,
+  tries sets of jobs to start now. A set is cut when its sizes exceed the free processors
+  or when, with it started, re-placing every other waiting job in queue order puts one of
+  them after its bound (the slack check). Among the sets that pass, goal G1 takes the
+  smallest overall unfairness OU (mean of max(AST - FST, 0) over the waiting jobs, AST the
+  placement), then the highest momentary utilization U, then the smallest skip
+  unfairness SU (mean of max(FST - AST, 0)), then queue order; G2 takes U first, then OU,
+  then SU. The placement the check computed is committed; with no set passing, the
+  queue is scheduled conservatively.
+
+Open points (docs/deviations-slack.md): ``fst``, the absolute bound, ``max_nodes``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from schedsim.engine import Decision, EngineView, Start, WakeUp
+from schedsim.jobs import Job
+from schedsim.machine import Machine
+from schedsim.policies.base import QueuePolicy
+from schedsim.policies.profile import Profile
+from schedsim.policies.registry import register_policy, setting
+
+G1, G2 = "G1", "G2"
+FST_FCFS, FST_CONSERVATIVE = "fcfs", "conservative"
+
+
+@dataclass(frozen=True)
+class SlackSettings:
+    """Table 3 of the thesis (workload W1) and the open points."""
+
+    slack_up: float = setting(1.5, "SLACK_UP: the largest slack factor (eq. 5)", low=1.0)
+    slack_down: float = setting(1.2, "SLACK_DOWN: added to the exponential (eq. 5)", low=0.0)
+    slack_minimal: float = setting(1.1, "SLACK_MINIMAL: the slack usable at once (eq. 7)",
+                                   low=1.0)
+    k1: float = setting(-0.5, "K1: exponent per wait unit (eq. 5)")
+    k2: float = setting(0.4, "K2: weight of the exponential (eq. 5)", low=0.0)
+    wait_unit: float = setting(10_000.0, "seconds per unit of T_wait in eq. 5 (the unit "
+                               "that reproduces Fig. 6)", low=1e-9)
+    lookahead: int = setting(20, "waiting jobs the branch and bound considers (Table 3: 20 "
+                             "for W1, 30 for W2)", low=1)
+    goal: str = setting(G1, "G1: least overall unfairness first; G2: highest momentary "
+                        "utilization first (sec. 4.3.3, step 9)", choices=(G1, G2))
+    fst: str = setting(FST_FCFS, "fair start time: fcfs = in the back of fragments after the "
+                       "earlier jobs' starts (Fig. 5); conservative = the job's own "
+                       "conservative slot", choices=(FST_FCFS, FST_CONSERVATIVE))
+    max_nodes: int = setting(5000, "largest number of sets the branch and bound tries per "
+                             "call (then it keeps the best found)", low=1)
+
+
+def slack_factor(t_wait: float, settings: SlackSettings) -> float:
+    """F_slack of eq. 5 for a predicted wait ``t_wait`` (seconds)."""
+    return min(settings.slack_up,
+               settings.k2 * math.exp(settings.k1 * t_wait / settings.wait_unit)
+               + settings.slack_down)
+
+
+def part_slack(waited: float, t_wait: float, settings: SlackSettings) -> float:
+    """F_part of eq. 7 after ``waited`` seconds of a predicted wait ``t_wait``; 1 (no slack)
+    when the job was predicted to start at once."""
+    if t_wait <= 0:
+        return 1.0
+    full = slack_factor(t_wait, settings)
+    minimal = min(settings.slack_minimal, full)
+    return min(full, minimal + waited * (full - minimal) / t_wait)
+
+
+@dataclass
+class Choice:
+    """A set of window jobs that passed the slack check, with its placement and metrics."""
+
+    chosen: tuple[int, ...]
+    placement: dict[int, float]
+    utilization: float
+    overall_unfairness: float
+    skip_unfairness: float
+
+
+class SlackBackfill(QueuePolicy[SlackSettings]):
+    """Slack-based fair backfilling with branch and bound (module docstring)."""
+
+    def __init__(self, settings: SlackSettings, machine: Machine) -> None:
+        super().__init__(settings, machine)
+        self.capacity = machine.partitions[0]
+        self.fair_start: dict[int, float] = {}
+        self.calls = 0
+        self.nodes = 0
+        self.bound_hits = 0  # calls in which max_nodes stopped the search
+        self.wake_at = -math.inf
+
+    def size(self, job: Job) -> int:
+        return self.machine.round_up(job.procs)
+
+    # -- fair start time (sec. 4.3.1) ---------------------------------------------------
+    def submit(self, job: Job, view: EngineView) -> None:
+        profile = self._running_profile(view)
+        latest = view.now
+        for earlier in self.queue:
+            start = self._place(profile, earlier, view.now)
+            latest = max(latest, start)
+        not_before = latest if self.settings.fst == FST_FCFS else view.now
+        self.fair_start[job.index] = profile.earliest(self.size(job), job.estimate,
+                                                      not_before)
+        super().submit(job, view)
+
+    def bound(self, job: Job, now: float) -> float:
+        """The latest start the slack allows ``job`` now (an absolute time)."""
+        fst = self.fair_start[job.index]
+        t_wait = fst - job.submit
+        return job.submit + part_slack(now - job.submit, t_wait, self.settings) * t_wait
+
+    # -- scheduling (sec. 4.3.3) ----------------------------------------------------------
+    def schedule(self, view: EngineView) -> list[Decision]:
+        now = view.now
+        self.calls += 1
+        free = view.free[0]
+        decisions: list[Decision] = []
+        while self.queue and self.size(self.queue[0]) <= free:  # the FCFS prefix
+            job = self.queue.pop(0)
+            free -= self.size(job)
+            decisions.append(self._start(job))
+        if self.queue:
+            started = [d.job for d in decisions if isinstance(d, Start)]
+            best = self.search(view, free, started)
+            placement = best.placement if best else self._conservative(view, started)
+            keep = []
+            for job in self.queue:
+                if placement[job.index] <= now:
+                    decisions.append(self._start(job))
+                else:
+                    keep.append(job)
+            self.queue = keep
+            if keep:
+                earliest = min(placement[job.index] for job in keep)
+                if self.wake_at <= now or earliest < self.wake_at:
+                    self.wake_at = earliest
+                    decisions.append(WakeUp(earliest))
+        return decisions
+
+    def search(self, view: EngineView, free: int, started: list[Job]) -> Choice | None:
+        """The best set of window jobs to start now by the goal, or None if none passes."""
+        window = self.queue[:self.settings.lookahead]
+        best: Choice | None = None
+        budget = self.settings.max_nodes
+        # depth first, include-children in window order: (0), (0, 1), (0, 1, 2), ..., (1), ...
+        stack: list[tuple[tuple[int, ...], int]] = [((), free)]
+        while stack:
+            chosen, left = stack.pop()
+            if chosen:
+                if budget == 0:
+                    self.bound_hits += 1
+                    break
+                budget -= 1
+                self.nodes += 1
+                choice = self.check(view, [window[i] for i in chosen], started, chosen)
+                if choice is None:
+                    continue  # the slack check failed: the whole branch is cut
+                if best is None or self._better(choice, best):
+                    best = choice
+            first = chosen[-1] + 1 if chosen else 0
+            for position in range(len(window) - 1, first - 1, -1):
+                size = self.size(window[position])
+                if size <= left:  # sizes over the free processors: cut
+                    stack.append(((*chosen, position), left - size))
+        return best
+
+    def check(self, view: EngineView, chosen: list[Job], started: list[Job],
+              positions: tuple[int, ...] = ()) -> Choice | None:
+        """The slack check of a set: its placement and metrics, or None if a job would
+        start after its bound."""
+        now = view.now
+        profile = self._running_profile(view, started)
+        placement: dict[int, float] = {}
+        busy = self.capacity - view.free[0] + sum(self.size(j) for j in started)
+        for job in chosen:
+            profile.reserve(now, now + job.estimate, self.size(job))
+            placement[job.index] = now
+            busy += self.size(job)
+        picked = {job.index for job in chosen}
+        for job in self.queue:
+            if job.index in picked:
+                continue
+            start = self._place(profile, job, now)
+            if start > self.bound(job, now):
+                return None
+            placement[job.index] = start
+        late = [max(placement[j.index] - self.fair_start[j.index], 0.0) for j in self.queue]
+        early = [max(self.fair_start[j.index] - placement[j.index], 0.0) for j in self.queue]
+        return Choice(positions, placement, busy / self.capacity, sum(late) / len(late),
+                      sum(early) / len(early))
+
+    def _better(self, a: Choice, b: Choice) -> bool:
+        """Whether ``a`` beats ``b`` under the goal (ties: queue order, the earlier set)."""
+        if self.settings.goal == G1:
+            key_a = (a.overall_unfairness, -a.utilization, a.skip_unfairness)
+            key_b = (b.overall_unfairness, -b.utilization, b.skip_unfairness)
+        else:
+            key_a = (-a.utilization, a.overall_unfairness, a.skip_unfairness)
+            key_b = (-b.utilization, b.overall_unfairness, b.skip_unfairness)
+        if key_a != key_b:
+            return key_a < key_b
+        return a.chosen < b.chosen
+
+    def _conservative(self, view: EngineView, started: list[Job]) -> dict[int, float]:
+        profile = self._running_profile(view, started)
+        return {job.index: self._place(profile, job, view.now) for job in self.queue}
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _running_profile(self, view: EngineView, started: list[Job] = ()) -> Profile:
+        now = view.now
+        profile = Profile(now, self.capacity)
+        for record in view.running.values():
+            profile.reserve(now, max(record.est_end, now), record.procs)
+        for job in started:
+            profile.reserve(now, now + job.estimate, self.size(job))
+        return profile
+
+    def _place(self, profile: Profile, job: Job, now: float) -> float:
+        size = self.size(job)
+        start = profile.earliest(size, job.estimate, now)
+        profile.reserve(start, start + job.estimate, size)
+        return start
+
+    def _start(self, job: Job) -> Start:
+        return Start(job, self.size(job))
+
+
+register_policy("slack-backfill", "slack", "Slack-based fair backfilling with branch and bound "
+                "over a lookahead window, goals G1/G2 (Jin 2009, sec. 4.3), plain machine",
+                SlackSettings)(SlackBackfill)
