@@ -84,6 +84,7 @@ POLICY_MODULES = (
     "schedsim.policies.goal",
     "schedsim.policies.adaptive",
     "schedsim.policies.slack",
+    "schedsim.policies.scojo",
 )
 
 

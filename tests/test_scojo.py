@@ -1,0 +1,84 @@
+"""Scojo-PECT time slicing (Jin 2009, sec. 4.4): single-job timelines computed by hand, the
+calendar, and invariants of sliced schedules."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schedsim.engine import simulate
+from schedsim.jobs import Job
+from schedsim.machine import Machine
+from schedsim.policies.registry import make_policy
+
+MACHINE = Machine(8)
+
+
+def job(number: int, submit: float, procs: int, runtime: float) -> Job:
+    return Job(number, submit, runtime, procs, runtime)
+
+
+def run(jobs: list[Job], **params: object):  # type: ignore[no-untyped-def]
+    policy = make_policy("scojo-conservative", params, MACHINE)
+    return simulate(jobs, MACHINE, policy, check=True), policy
+
+
+@pytest.mark.parametrize("nontype, end, segments", [("none", 10_440.0, 3), ("all", 7_200.0, 4)])
+def test_a_long_job_alone(nontype: str, end: float, segments: int) -> None:
+    """A long job (estimate 3 h, so long by its estimate) that runs 7,200 s. Long slices
+    are [1080, 3600) of every hour: 2520 + 2520 + 2160 s end it at 10,440 (relative
+    response 1.45); with non-type backfilling it also runs in the medium slices and ends
+    at 7,200 in 4 segments."""
+    schedule, _ = run([Job(1, 0, 7_200, 4, 10_800)], nontype=nontype)
+    assert schedule.end[0] == pytest.approx(end)
+    assert len(schedule.segments(0)) == segments
+
+
+def test_a_medium_job_alone_without_nontype() -> None:
+    """Medium slices [0, 1080), [3600, 4680), [7200, 8280): 1080 + 1080 + 840 s."""
+    schedule, _ = run([job(1, 0, 4, 3_000)], nontype="none")
+    assert schedule.end[0] == pytest.approx(8_040)
+
+
+@pytest.mark.parametrize("submit, start", [(100, 100), (900, 1_080)])
+def test_a_short_job_backfills_when_it_ends_inside_the_slice(submit: float,
+                                                             start: float) -> None:
+    """No short job at 0: no short slice; a short job of 300 s at 100 runs in the medium
+    slice (ends 400); at 900 it would cross 1080, so it starts in the long slice."""
+    schedule, _ = run([job(1, submit, 2, 300)])
+    assert schedule.start[0] == start and schedule.end[0] == start + 300
+
+
+def test_a_waiting_short_job_opens_the_interval_with_a_short_slice() -> None:
+    _, policy = run([job(1, 0, 2, 300)])
+    slices = [(p.klass, p.begin, p.end) for p in policy.slices(0)]
+    assert slices == [(0, 0, 600), (1, 600, 1_500), (2, 1_500, 3_600)]
+    assert [(p.klass, p.begin, p.end) for p in policy.slices(1)] == [(1, 3_600, 4_680),
+                                                                      (2, 4_680, 7_200)]
+
+
+@st.composite
+def workloads(draw: st.DrawFn) -> list[Job]:
+    out, submit = [], 0.0
+    for number in range(1, draw(st.integers(1, 12)) + 1):
+        submit += draw(st.sampled_from([0, 30, 400, 2_000]))
+        runtime = draw(st.sampled_from([50, 300, 599, 1_200, 5_000, 12_000]))
+        out.append(job(number, submit, draw(st.integers(1, 8)), float(runtime)))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(jobs=workloads(), nontype=st.sampled_from(["all", "short", "none"]))
+def test_sliced_schedules(jobs: list[Job], nontype: str) -> None:
+    """Never more processors than exist across segments (the engine's check); a job's
+    segments sum to its run time; no segment crosses a slice boundary; determinism."""
+    schedule, policy = run(jobs, nontype=nontype)
+    for index, item in enumerate(jobs):
+        pieces = schedule.segments(index)
+        assert sum(end - start for start, end in pieces) == pytest.approx(item.runtime)
+        for start, end in pieces:
+            slice_ = policy.slice_at(start)
+            assert end <= slice_.end + 1e-6, (index, start, end, slice_)
+    again, _ = run(jobs, nontype=nontype)
+    assert again.start == schedule.start and again.end == schedule.end
