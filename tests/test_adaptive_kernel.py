@@ -36,7 +36,7 @@ def both(name: str, params: dict, jobs: list, seed: int) -> tuple:
     ("IHAP", {"sized_job_waits": False}), ("MAP", {"sized_job_waits": False}),
 ])
 def test_kernel_gives_the_engine_schedule(name: str, params: dict) -> None:
-    jobs = workload(1500, 3, utilization=0.8, cv_arrival=2.0)
+    jobs = workload(800, 3, utilization=0.8, cv_arrival=2.0)
     reference, (start, end, procs) = both(name, params, jobs, 11)
     assert np.array_equal(np.array(reference.start), start)
     assert np.array_equal(np.array(reference.end), end)

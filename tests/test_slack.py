@@ -94,28 +94,30 @@ def workloads(draw: st.DrawFn, low: int = 3, high: int = 14) -> list[Job]:
 
 
 class Recorder:
-    """Wraps a policy's search: at every call, the brute-force best set beside its own."""
+    """Wraps a selector's search: at every call, the brute-force best set beside its own."""
 
-    def __init__(self, policy) -> None:  # type: ignore[no-untyped-def]
-        self.policy = policy
+    def __init__(self, selector) -> None:  # type: ignore[no-untyped-def]
+        self.selector = selector
         self.mismatches: list[str] = []
-        self.original = policy.search
-        policy.search = self.search
+        self.calls = 0
+        self.original = selector.search
+        selector.search = self.search
 
-    def search(self, view, free, started):  # type: ignore[no-untyped-def]
-        found = self.original(view, free, started)
-        policy = self.policy
-        window = policy.queue[:policy.settings.lookahead]
+    def search(self, now, profile, free, waiting):  # type: ignore[no-untyped-def]
+        found = self.original(now, profile, free, waiting)
+        selector = self.selector
+        window = waiting[:selector.settings.lookahead]
         best = None
         for count in range(1, len(window) + 1):
             for chosen in itertools.combinations(range(len(window)), count):
-                if sum(policy.size(window[i]) for i in chosen) > free:
+                if sum(selector.size(window[i]) for i in chosen) > free:
                     continue
-                choice = policy.check(view, [window[i] for i in chosen], started, chosen)
-                if choice is not None and (best is None or policy._better(choice, best)):
+                choice = selector.check(now, profile, free, waiting, chosen)
+                if choice is not None and (best is None or selector._better(choice, best)):
                     best = choice
+        self.calls += 1
         if (found and found.chosen) != (best and best.chosen):
-            self.mismatches.append(f"t={view.now}: search {found and found.chosen}, "
+            self.mismatches.append(f"t={now}: search {found and found.chosen}, "
                                    f"brute force {best and best.chosen}")
         return found
 
@@ -125,7 +127,7 @@ class Recorder:
 def test_branch_and_bound_equals_brute_force(jobs: list[Job], goal: str, lookahead: int) -> None:
     machine = Machine(8)
     policy = make_policy("slack-backfill", {"goal": goal, "lookahead": lookahead}, machine)
-    recorder = Recorder(policy)
+    recorder = Recorder(policy.selector)
     simulate(jobs, machine, policy, check=True)
     assert not recorder.mismatches, recorder.mismatches[:3]
 

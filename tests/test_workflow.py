@@ -70,7 +70,9 @@ def output(result: subprocess.CompletedProcess) -> str:
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A copy of the workflow after one complete run of the .test configuration."""
     copy = tmp_path_factory.mktemp("workflow")
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
+    # numba's on-disk caches (*.nbi, *.nbc in __pycache__) come along: they are valid for
+    # the copied sources (same contents and times), so the kernels compile once per run
+    ignore = shutil.ignore_patterns("*.egg-info", "*.pyc")
     for name in COPIED:
         source, target = ROOT / name, copy / name
         if source.is_dir():

@@ -19,6 +19,13 @@ class Profile:
         self.times: list[float] = [now]
         self.free: list[int] = [capacity]
 
+    def copy(self) -> Profile:
+        """An independent copy (a what-if placement leaves the original as it was)."""
+        other = Profile.__new__(Profile)
+        other.times = list(self.times)
+        other.free = list(self.free)
+        return other
+
     def advance(self, now: float) -> None:
         """Drop the steps that ended before ``now``."""
         times = self.times

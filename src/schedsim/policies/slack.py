@@ -26,6 +26,7 @@ Open points (docs/deviations-slack.md): ``fst``, the absolute bound, ``max_nodes
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from schedsim.engine import Decision, EngineView, Start, WakeUp
@@ -90,70 +91,67 @@ class Choice:
     skip_unfairness: float
 
 
-class SlackBackfill(QueuePolicy[SlackSettings]):
-    """Slack-based fair backfilling with branch and bound (module docstring)."""
+class SlackSelector:
+    """The slack machinery of one virtual machine, in that machine's own clock: fair start
+    times at submission, bounds, and the selection of one scheduling call. The plain
+    machine uses real time; Scojo-PECT gives each job class one selector in class time."""
 
-    def __init__(self, settings: SlackSettings, machine: Machine) -> None:
-        super().__init__(settings, machine)
-        self.capacity = machine.partitions[0]
+    def __init__(self, settings: SlackSettings, size: Callable[[Job], int],
+                 capacity: int) -> None:
+        self.settings = settings
+        self.size = size
+        self.capacity = capacity
         self.fair_start: dict[int, float] = {}
+        self.submitted: dict[int, float] = {}  # submission, in this machine's clock
         self.calls = 0
         self.nodes = 0
         self.bound_hits = 0  # calls in which max_nodes stopped the search
-        self.wake_at = -math.inf
-
-    def size(self, job: Job) -> int:
-        return self.machine.round_up(job.procs)
 
     # -- fair start time (sec. 4.3.1) ---------------------------------------------------
-    def submit(self, job: Job, view: EngineView) -> None:
-        profile = self._running_profile(view)
-        latest = view.now
-        for earlier in self.queue:
-            start = self._place(profile, earlier, view.now)
-            latest = max(latest, start)
-        not_before = latest if self.settings.fst == FST_FCFS else view.now
-        self.fair_start[job.index] = profile.earliest(self.size(job), job.estimate,
-                                                      not_before)
-        super().submit(job, view)
+    def admit(self, job: Job, base: Profile, earlier: list[Job], now: float) -> None:
+        """Record ``job``'s fair start time: ``earlier`` (the waiting jobs before it) are
+        placed conservatively on ``base`` (the running jobs), then the job."""
+        profile = base.copy()
+        latest = now
+        for other in earlier:
+            latest = max(latest, self._place(profile, other, now))
+        not_before = latest if self.settings.fst == FST_FCFS else now
+        self.fair_start[job.index] = profile.earliest(self.size(job), job.estimate, not_before)
+        self.submitted[job.index] = now
 
     def bound(self, job: Job, now: float) -> float:
-        """The latest start the slack allows ``job`` now (an absolute time)."""
-        fst = self.fair_start[job.index]
-        t_wait = fst - job.submit
-        return job.submit + part_slack(now - job.submit, t_wait, self.settings) * t_wait
+        """The latest start the slack allows ``job`` at ``now``."""
+        submitted, fst = self.submitted[job.index], self.fair_start[job.index]
+        t_wait = fst - submitted
+        return submitted + part_slack(now - submitted, t_wait, self.settings) * t_wait
 
-    # -- scheduling (sec. 4.3.3) ----------------------------------------------------------
-    def schedule(self, view: EngineView) -> list[Decision]:
-        now = view.now
+    # -- one call (sec. 4.3.3) -------------------------------------------------------------
+    def select(self, now: float, base: Profile, free: int, waiting: list[Job]) -> dict[int, float]:
+        """Where every waiting job goes (start times; those at ``now`` start now): the FCFS
+        prefix, then the best set of the branch and bound, else conservative."""
         self.calls += 1
-        free = view.free[0]
-        decisions: list[Decision] = []
-        while self.queue and self.size(self.queue[0]) <= free:  # the FCFS prefix
-            job = self.queue.pop(0)
+        profile = base.copy()
+        placement: dict[int, float] = {}
+        first = 0
+        while first < len(waiting) and self.size(waiting[first]) <= free:
+            job = waiting[first]
+            profile.reserve(now, now + job.estimate, self.size(job))
+            placement[job.index] = now
             free -= self.size(job)
-            decisions.append(self._start(job))
-        if self.queue:
-            started = [d.job for d in decisions if isinstance(d, Start)]
-            best = self.search(view, free, started)
-            placement = best.placement if best else self._conservative(view, started)
-            keep = []
-            for job in self.queue:
-                if placement[job.index] <= now:
-                    decisions.append(self._start(job))
-                else:
-                    keep.append(job)
-            self.queue = keep
-            if keep:
-                earliest = min(placement[job.index] for job in keep)
-                if self.wake_at <= now or earliest < self.wake_at:
-                    self.wake_at = earliest
-                    decisions.append(WakeUp(earliest))
-        return decisions
+            first += 1
+        rest = waiting[first:]
+        if rest:
+            best = self.search(now, profile, free, rest)
+            if best is not None:
+                placement.update(best.placement)
+            else:
+                placement.update({job.index: self._place(profile, job, now) for job in rest})
+        return placement
 
-    def search(self, view: EngineView, free: int, started: list[Job]) -> Choice | None:
+    def search(self, now: float, profile: Profile, free: int,
+               waiting: list[Job]) -> Choice | None:
         """The best set of window jobs to start now by the goal, or None if none passes."""
-        window = self.queue[:self.settings.lookahead]
+        window = waiting[:self.settings.lookahead]
         best: Choice | None = None
         budget = self.settings.max_nodes
         # depth first, include-children in window order: (0), (0, 1), (0, 1, 2), ..., (1), ...
@@ -166,7 +164,7 @@ class SlackBackfill(QueuePolicy[SlackSettings]):
                     break
                 budget -= 1
                 self.nodes += 1
-                choice = self.check(view, [window[i] for i in chosen], started, chosen)
+                choice = self.check(now, profile, free, waiting, chosen)
                 if choice is None:
                     continue  # the slack check failed: the whole branch is cut
                 if best is None or self._better(choice, best):
@@ -178,28 +176,28 @@ class SlackBackfill(QueuePolicy[SlackSettings]):
                     stack.append(((*chosen, position), left - size))
         return best
 
-    def check(self, view: EngineView, chosen: list[Job], started: list[Job],
-              positions: tuple[int, ...] = ()) -> Choice | None:
-        """The slack check of a set: its placement and metrics, or None if a job would
-        start after its bound."""
-        now = view.now
-        profile = self._running_profile(view, started)
+    def check(self, now: float, base: Profile, free: int, waiting: list[Job],
+              positions: tuple[int, ...]) -> Choice | None:
+        """The slack check of the set ``positions`` of ``waiting``: its placement and
+        metrics, or None if another waiting job would start after its bound."""
+        profile = base.copy()
         placement: dict[int, float] = {}
-        busy = self.capacity - view.free[0] + sum(self.size(j) for j in started)
-        for job in chosen:
+        busy = self.capacity - free
+        for position in positions:
+            job = waiting[position]
             profile.reserve(now, now + job.estimate, self.size(job))
             placement[job.index] = now
             busy += self.size(job)
-        picked = {job.index for job in chosen}
-        for job in self.queue:
-            if job.index in picked:
+        for job in waiting:
+            if job.index in placement:
                 continue
             start = self._place(profile, job, now)
             if start > self.bound(job, now):
                 return None
             placement[job.index] = start
-        late = [max(placement[j.index] - self.fair_start[j.index], 0.0) for j in self.queue]
-        early = [max(self.fair_start[j.index] - placement[j.index], 0.0) for j in self.queue]
+        fair = self.fair_start
+        late = [max(placement[j.index] - fair[j.index], 0.0) for j in waiting]
+        early = [max(fair[j.index] - placement[j.index], 0.0) for j in waiting]
         return Choice(positions, placement, busy / self.capacity, sum(late) / len(late),
                       sum(early) / len(early))
 
@@ -215,28 +213,57 @@ class SlackBackfill(QueuePolicy[SlackSettings]):
             return key_a < key_b
         return a.chosen < b.chosen
 
-    def _conservative(self, view: EngineView, started: list[Job]) -> dict[int, float]:
-        profile = self._running_profile(view, started)
-        return {job.index: self._place(profile, job, view.now) for job in self.queue}
-
-    # -- helpers ------------------------------------------------------------------------------
-    def _running_profile(self, view: EngineView, started: list[Job] = ()) -> Profile:
-        now = view.now
-        profile = Profile(now, self.capacity)
-        for record in view.running.values():
-            profile.reserve(now, max(record.est_end, now), record.procs)
-        for job in started:
-            profile.reserve(now, now + job.estimate, self.size(job))
-        return profile
-
     def _place(self, profile: Profile, job: Job, now: float) -> float:
         size = self.size(job)
         start = profile.earliest(size, job.estimate, now)
         profile.reserve(start, start + job.estimate, size)
         return start
 
-    def _start(self, job: Job) -> Start:
-        return Start(job, self.size(job))
+
+class SlackBackfill(QueuePolicy[SlackSettings]):
+    """Slack-based fair backfilling on a plain machine, in real time (module docstring)."""
+
+    def __init__(self, settings: SlackSettings, machine: Machine) -> None:
+        super().__init__(settings, machine)
+        self.selector = SlackSelector(settings, self.size, machine.partitions[0])
+        self.wake_at = -math.inf
+
+    @property
+    def fair_start(self) -> dict[int, float]:
+        return self.selector.fair_start
+
+    def size(self, job: Job) -> int:
+        return self.machine.round_up(job.procs)
+
+    def submit(self, job: Job, view: EngineView) -> None:
+        self.selector.admit(job, self._running_profile(view), self.queue, view.now)
+        super().submit(job, view)
+
+    def schedule(self, view: EngineView) -> list[Decision]:
+        now = view.now
+        placement = self.selector.select(now, self._running_profile(view), view.free[0],
+                                         self.queue)
+        decisions: list[Decision] = []
+        keep = []
+        for job in self.queue:
+            if placement[job.index] <= now:
+                decisions.append(Start(job, self.size(job)))
+            else:
+                keep.append(job)
+        self.queue = keep
+        if keep:
+            earliest = min(placement[job.index] for job in keep)
+            if self.wake_at <= now or earliest < self.wake_at:
+                self.wake_at = earliest
+                decisions.append(WakeUp(earliest))
+        return decisions
+
+    def _running_profile(self, view: EngineView) -> Profile:
+        now = view.now
+        profile = Profile(now, self.machine.partitions[0])
+        for record in view.running.values():
+            profile.reserve(now, max(record.est_end, now), record.procs)
+        return profile
 
 
 register_policy("slack-backfill", "slack", "Slack-based fair backfilling with branch and bound "
