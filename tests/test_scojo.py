@@ -7,10 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schedsim.engine import simulate
+from schedsim.engine import Start, simulate
 from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.policies.registry import make_policy
+from schedsim.policies.slack import slack_factor
 
 MACHINE = Machine(8)
 
@@ -19,8 +20,9 @@ def job(number: int, submit: float, procs: int, runtime: float) -> Job:
     return Job(number, submit, runtime, procs, runtime)
 
 
-def run(jobs: list[Job], **params: object):  # type: ignore[no-untyped-def]
-    policy = make_policy("scojo-conservative", params, MACHINE)
+def run(jobs: list[Job], policy_name: str = "scojo-conservative",
+        **params: object):  # type: ignore[no-untyped-def]
+    policy = make_policy(policy_name, params, MACHINE)
     return simulate(jobs, MACHINE, policy, check=True), policy
 
 
@@ -69,16 +71,46 @@ def workloads(draw: st.DrawFn) -> list[Job]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(jobs=workloads(), nontype=st.sampled_from(["all", "short", "none"]))
-def test_sliced_schedules(jobs: list[Job], nontype: str) -> None:
+@given(jobs=workloads(), nontype=st.sampled_from(["all", "short", "none"]),
+       name=st.sampled_from(["scojo-conservative", "scojo-slack"]))
+def test_sliced_schedules(jobs: list[Job], nontype: str, name: str) -> None:
     """Never more processors than exist across segments (the engine's check); a job's
-    segments sum to its run time; no segment crosses a slice boundary; determinism."""
-    schedule, policy = run(jobs, nontype=nontype)
+    segments sum to its run time; no segment crosses a slice boundary; determinism; with
+    slack selection, no job starts after submit + F_slack (FST - submit) in its class's
+    time."""
+    policy = make_policy(name, {"nontype": nontype}, MACHINE)
+    started_at: dict[int, float] = {}  # job -> its class's clock when it started
+    schedule_call = policy.schedule
+
+    def recording(view):  # type: ignore[no-untyped-def]
+        decisions = schedule_call(view)
+        for decision in decisions:
+            if isinstance(decision, Start):
+                started_at[decision.job.index] = policy.clock[policy.klass(decision.job)]
+        return decisions
+
+    policy.schedule = recording  # type: ignore[method-assign]
+    schedule = simulate(jobs, MACHINE, policy, check=True)
+    if policy.selectors is not None:
+        for index, item in enumerate(jobs):
+            selector = policy.selectors[policy.klass(item)]
+            submitted, fair = selector.submitted[index], selector.fair_start[index]
+            limit = submitted + slack_factor(fair - submitted, selector.settings) * (
+                fair - submitted)
+            assert started_at[index] <= limit + 1e-6, (index, started_at[index], limit)
     for index, item in enumerate(jobs):
         pieces = schedule.segments(index)
         assert sum(end - start for start, end in pieces) == pytest.approx(item.runtime)
         for start, end in pieces:
             slice_ = policy.slice_at(start)
             assert end <= slice_.end + 1e-6, (index, start, end, slice_)
-    again, _ = run(jobs, nontype=nontype)
+    again, _ = run(jobs, name, nontype=nontype)
     assert again.start == schedule.start and again.end == schedule.end
+
+
+@pytest.mark.parametrize("name", ["scojo-conservative", "scojo-slack"])
+def test_single_job_timelines_do_not_depend_on_the_selection(name: str) -> None:
+    schedule, _ = run([Job(1, 0, 7_200, 4, 10_800)], name, nontype="none")
+    assert schedule.end[0] == pytest.approx(10_440)
+    schedule, _ = run([job(1, 900, 2, 300)], name)
+    assert schedule.start[0] == 1_080

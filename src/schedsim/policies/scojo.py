@@ -31,6 +31,7 @@ from schedsim.machine import Machine
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import register_policy, setting
+from schedsim.policies.slack import SlackSelector, SlackSettings
 
 SHORT, MEDIUM, LONG = 0, 1, 2
 CLASS_NAMES = ("short", "medium", "long")
@@ -57,6 +58,11 @@ class ScojoSettings:
 
 
 @dataclass(frozen=True)
+class ScojoSlackSettings(SlackSettings, ScojoSettings):
+    """Scojo-PECT with slack-based fair backfilling in every class (thesis sec. 4.3-4.4)."""
+
+
+@dataclass(frozen=True)
 class Slice:
     """One slice of the calendar: its class and its real-time span."""
 
@@ -75,6 +81,10 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         self.clock = [0.0, 0.0, 0.0]  # each class's own time at ``self.clock_at``
         self.clock_at = 0.0
         self.wake_at = -math.inf
+        # slack selection: one selector per class, in the class's own time
+        self.selectors = ([SlackSelector(settings, self.size, self.capacity)
+                           for _ in CLASS_NAMES]
+                          if isinstance(settings, SlackSettings) else None)
 
     def size(self, job: Job) -> int:
         return self.machine.round_up(job.procs)
@@ -83,6 +93,30 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         if job.estimate < self.settings.short_limit:
             return SHORT
         return MEDIUM if job.estimate < self.settings.medium_limit else LONG
+
+    def submit(self, job: Job, view: EngineView) -> None:
+        if self.selectors is not None:  # the fair start time, in the job's class time
+            self._advance_clocks(view.now)
+            c = self.klass(job)
+            base = Profile(self.clock[c], self.capacity)
+            for record in view.running.values():
+                if self.klass(record.job) == c:
+                    base.reserve(self.clock[c], self.clock[c] + max(record.est_end - view.now,
+                                                                    0.0), record.procs)
+            for paused in view.suspended.values():
+                if self.klass(paused.job) == c:
+                    base.reserve(self.clock[c], self.clock[c] + paused.est_left, paused.procs)
+            number = math.floor(view.now / self.settings.interval)
+            if number in self.has_short:  # inside c's slice, other classes' jobs run too
+                piece = self.slice_at(view.now)
+                if piece.klass == c and view.now > piece.begin:
+                    for record in view.running.values():
+                        if self.klass(record.job) != c:
+                            span = min(max(record.est_end - view.now, 0.0), piece.end - view.now)
+                            base.reserve(self.clock[c], self.clock[c] + span, record.procs)
+            earlier = [other for other in self.queue if self.klass(other) == c]
+            self.selectors[c].admit(job, base, earlier, self.clock[c])
+        super().submit(job, view)
 
     # -- the calendar -------------------------------------------------------------------
     def slices(self, number: int) -> list[Slice]:
@@ -162,13 +196,21 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
             if self.klass(paused.job) == c:
                 profile.reserve(self.clock[c], self.clock[c] + paused.est_left, paused.procs)
         started: set[int] = set()
-        for job in self.queue:
-            if self.klass(job) != c:
-                continue
-            size = self.size(job)
-            start = profile.earliest(size, job.estimate, self.clock[c])
-            profile.reserve(start, start + job.estimate, size)
-            if start == self.clock[c] and size <= free:
+        mine = [job for job in self.queue if self.klass(job) == c]
+        if self.selectors is not None:
+            placement = self.selectors[c].select(self.clock[c], profile, free, mine)
+        else:
+            placement = {}
+            for job in mine:
+                size = self.size(job)
+                start = profile.earliest(size, job.estimate, self.clock[c])
+                profile.reserve(start, start + job.estimate, size)
+                placement[job.index] = start
+        for job in mine:
+            size, start = self.size(job), placement[job.index]
+            if self.selectors is not None:
+                profile.reserve(start, start + job.estimate, size)
+            if start <= self.clock[c] and size <= free:
                 decisions.append(Start(job, size))
                 started.add(job.index)
                 free -= size
@@ -259,3 +301,6 @@ def _arrival(job: Job) -> tuple[float, int]:
 register_policy("scojo-conservative", "slack", "Scojo-PECT time slicing (short, medium, long "
                 "virtual machines in an hourly calendar) with conservative backfilling in "
                 "each class (Jin 2009, sec. 4.4)", ScojoSettings)(ScojoPECT)
+register_policy("scojo-slack", "slack", "Scojo-PECT time slicing with slack-based fair "
+                "backfilling (branch and bound, goals G1/G2) in each class (Jin 2009, sec. "
+                "4.3-4.4)", ScojoSlackSettings)(ScojoPECT)
