@@ -11,6 +11,7 @@ families) are passed as extra entry points by the caller.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import subprocess
 from collections.abc import Iterable
@@ -22,9 +23,22 @@ from schedsim.experiments.spec import canonical_json
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
+@functools.lru_cache(maxsize=1024)
+def _parse_cached(path: str, mtime_ns: int, size: int) -> ast.Module:
+    """A module's syntax tree, parsed once per file version in a process (a workflow asks
+    for the code versions of many rules that share most of their modules)."""
+    return ast.parse(Path(path).read_text(encoding="utf-8"))
+
+
 def meaning(path: Path) -> str:
     """The module's syntax tree without docstrings, as text (line numbers left out)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    stat = path.stat()
+    return _meaning_cached(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=1024)
+def _meaning_cached(path: str, mtime_ns: int, size: int) -> str:
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))  # a copy: docstrings go
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) \
@@ -55,15 +69,21 @@ def module_path(root: Path, module: str) -> Path | None:
 
 def imported_modules(path: Path, package: str) -> set[str]:
     """``package.*`` modules that ``path`` imports anywhere (also inside functions)."""
+    stat = path.stat()
+    return set(_imports_cached(str(path), stat.st_mtime_ns, stat.st_size, package))
+
+
+@functools.lru_cache(maxsize=1024)
+def _imports_cached(path: str, mtime_ns: int, size: int, package: str) -> frozenset[str]:
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_parse_cached(path, mtime_ns, size)):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == package)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
                 and node.module.split(".")[0] == package:
             found.add(node.module)
             found.update(f"{node.module}.{a.name}" for a in node.names)
-    return found
+    return frozenset(found)
 
 
 def import_closure(root: Path, modules: Iterable[str]) -> list[Path]:
