@@ -5,7 +5,7 @@ aarr 10.23 (arar 1, our reading of the thesis's alpha), seed 71. ``schedsim gene
 writes it once; then ``schedsim simulate`` runs each policy on it, timed from outside
 (wall time and the child's peak RSS), exactly as a user would run it.
 
-Run: ``python benchmarks/bench_slack.py [--jobs N] [--seed S] [--aarr A]``.
+Run: ``python benchmarks/bench_slack.py [--jobs N] [--seed S] [--aarr A] [--policies ...]``.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=71)
     parser.add_argument("--aarr", type=float, default=10.23)
+    parser.add_argument("--policies", nargs="+", default=list(POLICIES), choices=POLICIES)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         workload = Path(tmp) / "w1.swf"
@@ -44,7 +45,7 @@ def main() -> int:
               f"{wall:.2f} s")
         print("| policy | whole process (s) | peak RSS (MB, largest so far) |")
         print("|---|---:|---:|")
-        for policy in POLICIES:
+        for policy in args.policies:
             wall, rss = run(["simulate", str(workload), "--policy", policy, "--procs", "128",
                              "--estimates", "exact", "--out", str(Path(tmp) / "out.swf")])
             print(f"| {policy} | {wall:.2f} | {rss:.0f} |")
