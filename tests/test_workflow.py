@@ -191,7 +191,7 @@ def test_ihap_tables_flag_imprecise_points(workdir: Path) -> None:
 
 
 def test_run_files_carry_provenance_and_are_reproducible(workdir: Path) -> None:
-    run = workdir / "results" / "runs" / "HRF-F5" / "HRFBf" / "heavy_alpha0.8_threshold0.9.parquet"
+    run = workdir / "results" / "runs" / "HRF-F5" / "HRFBf" / "heavy_threshold0.9.parquet"
     meta = pq.read_schema(run).metadata
     for key in ("spec", "version", "code_version", "git_commit", "seeds"):
         assert f"schedsim.{key}".encode() in meta
@@ -200,7 +200,7 @@ def test_run_files_carry_provenance_and_are_reproducible(workdir: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(workdir / "src"))
     subprocess.run([sys.executable, "-m", "schedsim.experiments", "run-point", "--config", CONFIG,
                     "--target", "HRF-F5", "--policy", "HRFBf", "--point",
-                    "heavy_alpha0.8_threshold0.9", "--code-version", code, "--out", str(again)],
+                    "heavy_threshold0.9", "--code-version", code, "--out", str(again)],
                    cwd=workdir, env=env, check=True, capture_output=True)
     assert again.read_bytes() == run.read_bytes()
 
@@ -237,12 +237,12 @@ def test_one_policy_parameter_change_reruns_only_that_policy(workdir: Path) -> N
     result = snakemake(workdir, "-n", config=(change,))
     assert result.returncode == 0, output(result)
     text = output(result)
-    # HRFBf points of the .test config: F5 3 alphas x 3 loads; F6 and F7 one per load
-    # (their sweeps run inside the job).
-    assert job_count(text, "simulate") == 15
+    # HRFBf points of the .test config: F5, F6 and F7 one per load (their sweeps run
+    # inside the job).
+    assert job_count(text, "simulate") == 9
     assert job_count(text, "generate_workload") == 0
     runs = [line for line in text.splitlines() if "output: results/runs" in line]
-    assert len(runs) == 15 and all("/HRFBf/" in line for line in runs)
+    assert len(runs) == 9 and all("/HRFBf/" in line for line in runs)
 
 
 def dry_run_after_edit(workdir: Path, module: str, edit: Callable[[str], str]) -> str:
@@ -268,10 +268,10 @@ def test_comments_and_docstrings_rerun_nothing(workdir: Path, module: str) -> No
 
 def test_a_policy_change_reruns_only_the_simulations_that_use_it(workdir: Path) -> None:
     text = dry_run_after_edit(workdir, "policies/moldable.py", lambda t: t + "\n_CHANGED = 1\n")
-    # The 48 HRF simulations (every HRF policy is in moldable.py: F5 2 x 3 x 3, F6 2 x 3,
+    # The 36 HRF simulations (every HRF policy is in moldable.py: F5 2 x 3, F6 2 x 3,
     # F7 8 x 3) and the 12 of the sqrt-share reading (4 fair-share policies x 3 loads),
     # none of LOS.
-    assert job_count(text, "simulate") == 48 + 12
+    assert job_count(text, "simulate") == 36 + 12
     runs = [line for line in text.splitlines() if "output: results/runs" in line]
     assert runs and not any("/LOS-" in line for line in runs)
     assert job_count(text, "generate_workload") == 0
