@@ -114,3 +114,19 @@ def test_single_job_timelines_do_not_depend_on_the_selection(name: str) -> None:
     assert schedule.end[0] == pytest.approx(10_440)
     schedule, _ = run([job(1, 900, 2, 300)], name)
     assert schedule.start[0] == 1_080
+
+
+def test_relative_response_per_class() -> None:
+    """RR = response / max(run time of the segments, tau): the long job alone without
+    non-type backfilling has RR 10,440 / 7,200 = 1.45; a 5 s short job arriving at 100
+    runs at once and has RR 5 / 10 = 0.5 (tau 10 s) or 5 / 60 (tau 60 s)."""
+    from schedsim.metrics import mean_by_group, relative_response
+
+    jobs = [Job(1, 0, 7_200, 4, 10_800), job(2, 100, 1, 5)]
+    schedule, policy = run(jobs, nontype="short")
+    classes = ["long" if policy.klass(j) == 2 else "short" for j in jobs]
+    ratios = relative_response(schedule, 10.0)
+    assert list(ratios) == pytest.approx([10_440 / 7_200, 0.5])
+    assert relative_response(schedule, 60.0)[1] == pytest.approx(5 / 60)
+    means = mean_by_group(ratios, classes)
+    assert means == pytest.approx({"long": 1.45, "short": 0.5, "all": (1.45 + 0.5) / 2})

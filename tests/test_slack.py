@@ -154,3 +154,17 @@ def test_no_job_starts_after_its_full_slack(jobs: list[Job], goal: str, fst: str
             assert schedule.start[index] <= limit + 1e-9, (index, fair, slack_up)
         again = simulate(jobs, machine, make_policy("slack-backfill", params, machine))
         assert again.start == schedule.start
+
+
+def test_fair_unfair_and_preferential_counts() -> None:
+    """N = 4, the first case above: R starts at its FST 0 (fair), B at 0 before its FST 200
+    (preferential), A at 105 after its FST 100 (unfair)."""
+    from schedsim.metrics import start_fairness
+
+    jobs = [job(1, 0, 2, 100), job(2, 0, 4, 100), job(3, 0, 2, 105)]
+    machine = Machine(4)
+    policy = make_policy("slack-backfill", {"goal": "G2"}, machine)
+    schedule = simulate(jobs, machine, policy, check=True)
+    fair = [policy.fair_start[i] for i in range(3)]
+    assert fair == [0, 100, 200]
+    assert start_fairness(schedule.start, fair) == {"unfair": 1, "preferential": 1, "fair": 1}

@@ -15,6 +15,8 @@ its projected end).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -22,7 +24,8 @@ import numpy as np
 
 from schedsim.schedule import Schedule, validate_schedule
 
-__all__ = ["Summary", "job_table", "summarize", "validate_schedule"]
+__all__ = ["Summary", "job_table", "mean_by_group", "relative_response", "start_fairness",
+           "summarize", "validate_schedule"]
 
 
 @dataclass(frozen=True)
@@ -94,3 +97,30 @@ def summarize(schedule: Schedule, tau: float = 10.0) -> Summary:
         makespan=span,
         slowdown_of_means=(mean_wait + mean_run) / mean_run if mean_run > 0 else 1.0,
     )
+
+
+def relative_response(schedule: Schedule, tau: float = 10.0) -> np.ndarray:
+    """Per job: response time / max(run time, ``tau``), the run time being the sum of the
+    job's segments (Jin 2009, sec. 5: relative response time, tau 10 s; a job suspended
+    by time slicing counts only the time it ran)."""
+    table = job_table(schedule, tau)
+    return table["response"] / np.maximum(table["runtime"], tau)
+
+
+def mean_by_group(values: Sequence[float] | np.ndarray, groups: Sequence[str]) -> dict[str, float]:
+    """The mean of ``values`` per group label, and over all jobs under ``all``."""
+    data = np.asarray(values, dtype=float)
+    labels = np.asarray(groups)
+    out = {str(g): float(data[labels == g].mean()) for g in dict.fromkeys(groups)}
+    out["all"] = float(data.mean()) if data.size else math.nan
+    return out
+
+
+def start_fairness(starts: Sequence[float], fair_starts: Sequence[float],
+                   tolerance: float = 1e-9) -> dict[str, int]:
+    """How many jobs started after their fair start time (unfair), before it
+    (preferential) and at it (fair) (Jin 2009, sec. 4.2 and 5.4)."""
+    delta = np.asarray(starts, dtype=float) - np.asarray(fair_starts, dtype=float)
+    return {"unfair": int((delta > tolerance).sum()),
+            "preferential": int((delta < -tolerance).sum()),
+            "fair": int((np.abs(delta) <= tolerance).sum())}
