@@ -98,14 +98,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         if self.selectors is not None:  # the fair start time, in the job's class time
             self._advance_clocks(view.now)
             c = self.klass(job)
-            base = Profile(self.clock[c], self.capacity)
-            for record in view.running.values():
-                if self.klass(record.job) == c:
-                    base.reserve(self.clock[c], self.clock[c] + max(record.est_end - view.now,
-                                                                    0.0), record.procs)
-            for paused in view.suspended.values():
-                if self.klass(paused.job) == c:
-                    base.reserve(self.clock[c], self.clock[c] + paused.est_left, paused.procs)
+            base = self._own_jobs_profile(view, c)
             number = math.floor(view.now / self.settings.interval)
             if number in self.has_short:  # inside c's slice, other classes' jobs run too
                 piece = self.slice_at(view.now)
@@ -260,16 +253,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         for d in (SHORT, MEDIUM, LONG):
             if d == current:
                 continue
-            profile = Profile(self.clock[d], self.capacity)
-            for record in view.running.values():
-                if self.klass(record.job) == d:
-                    profile.reserve(self.clock[d], self.clock[d] + max(record.est_end -
-                                                                       view.now, 0.0),
-                                    record.procs)
-            for paused in view.suspended.values():
-                if self.klass(paused.job) == d:
-                    profile.reserve(self.clock[d], self.clock[d] + paused.est_left,
-                                    paused.procs)
+            profile = self._own_jobs_profile(view, d)
             for job in self.queue:
                 if self.klass(job) != d:
                     continue
@@ -279,6 +263,20 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
                 if start == self.clock[d]:
                     due.add(job.index)
         return due
+
+    def _own_jobs_profile(self, view: EngineView, c: int) -> Profile:
+        """Class ``c``'s profile in its own time, holding its started jobs (running or
+        suspended) for their remaining estimates."""
+        clock = self.clock[c]
+        profile = Profile(clock, self.capacity)
+        for record in view.running.values():
+            if self.klass(record.job) == c:
+                profile.reserve(clock, clock + max(record.est_end - view.now, 0.0),
+                                record.procs)
+        for paused in view.suspended.values():
+            if self.klass(paused.job) == c:
+                profile.reserve(clock, clock + paused.est_left, paused.procs)
+        return profile
 
     def _short_pending(self, view: EngineView) -> bool:
         return (any(self.klass(job) == SHORT for job in self.queue)
