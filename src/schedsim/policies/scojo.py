@@ -25,9 +25,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from schedsim.engine import Decision, EngineView, Resume, Start, Suspend, WakeUp
 from schedsim.jobs import Job
 from schedsim.machine import Machine
+from schedsim.policies import slack_kernel
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import register_policy, setting
@@ -74,15 +77,20 @@ class Slice:
 class ScojoPECT(QueuePolicy[ScojoSettings]):
     """Scojo-PECT with conservative backfilling inside every class (module docstring)."""
 
-    def __init__(self, settings: ScojoSettings, machine: Machine) -> None:
+    def __init__(self, settings: ScojoSettings, machine: Machine,
+                 compiled: bool = True) -> None:
         super().__init__(settings, machine)
         self.capacity = machine.partitions[0]
+        self.compiled = compiled  # False: pure-Python placement (the tests' reference)
+        self.queues: list[list[Job]] = [[], [], []]  # the waiting jobs of each class
+        self.queue_sizes: list[list[int]] = [[], [], []]  # and their sizes
+        self.class_of: dict[int, int] = {}
         self.has_short: dict[int, bool] = {}
         self.clock = [0.0, 0.0, 0.0]  # each class's own time at ``self.clock_at``
         self.clock_at = 0.0
         self.wake_at = -math.inf
         # slack selection: one selector per class, in the class's own time
-        self.selectors = ([SlackSelector(settings, self.size, self.capacity)
+        self.selectors = ([SlackSelector(settings, self.size, self.capacity, compiled)
                            for _ in CLASS_NAMES]
                           if isinstance(settings, SlackSettings) else None)
 
@@ -90,11 +98,15 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         return self.machine.round_up(job.procs)
 
     def klass(self, job: Job) -> int:
+        known = self.class_of.get(job.index)
+        if known is not None:
+            return known
         if job.estimate < self.settings.short_limit:
             return SHORT
         return MEDIUM if job.estimate < self.settings.medium_limit else LONG
 
     def submit(self, job: Job, view: EngineView) -> None:
+        self.class_of[job.index] = self.klass(job)
         if self.selectors is not None:  # the fair start time, in the job's class time
             self._advance_clocks(view.now)
             c = self.klass(job)
@@ -107,8 +119,9 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
                         if self.klass(record.job) != c:
                             span = min(max(record.est_end - view.now, 0.0), piece.end - view.now)
                             base.reserve(self.clock[c], self.clock[c] + span, record.procs)
-            earlier = [other for other in self.queue if self.klass(other) == c]
-            self.selectors[c].admit(job, base, earlier, self.clock[c])
+            self.selectors[c].admit(job, base, self.queues[c], self.clock[c])
+        self.queues[self.klass(job)].append(job)
+        self.queue_sizes[self.klass(job)].append(self.size(job))
         super().submit(job, view)
 
     # -- the calendar -------------------------------------------------------------------
@@ -189,28 +202,44 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
             if self.klass(paused.job) == c:
                 profile.reserve(self.clock[c], self.clock[c] + paused.est_left, paused.procs)
         started: set[int] = set()
-        mine = [job for job in self.queue if self.klass(job) == c]
-        if self.selectors is not None:
-            placement = self.selectors[c].select(self.clock[c], profile, free, mine)
-        else:
-            placement = {}
-            for job in mine:
-                size = self.size(job)
-                start = profile.earliest(size, job.estimate, self.clock[c])
-                profile.reserve(start, start + job.estimate, size)
-                placement[job.index] = start
-        for job in mine:
-            size, start = self.size(job), placement[job.index]
-            if self.selectors is not None:
-                profile.reserve(start, start + job.estimate, size)
-            if start <= self.clock[c] and size <= free:
+        mine = self.queues[c]
+        starts, profile = self._place_class(c, profile, free, mine)
+        clock = self.clock[c]
+        for job, start, size in zip(mine, starts, self.queue_sizes[c], strict=True):
+            if start <= clock and size <= free:
                 decisions.append(Start(job, size))
                 started.add(job.index)
                 free -= size
         free = self._nontype(view, piece, free, profile, suspended, started, decisions)
         if started:
             self.queue = [job for job in self.queue if job.index not in started]
+            for c, queue in enumerate(self.queues):
+                kept = [k for k, job in enumerate(queue) if job.index not in started]
+                if len(kept) < len(queue):
+                    self.queues[c] = [queue[k] for k in kept]
+                    self.queue_sizes[c] = [self.queue_sizes[c][k] for k in kept]
         return free
+
+    def _place_class(self, c: int, profile: Profile, free: int,
+                     mine: list[Job]) -> tuple[list[float], Profile]:
+        """Class ``c``'s waiting jobs placed by its selection (conservative or slack):
+        their starts in class time, and the profile holding them all."""
+        clock = self.clock[c]
+        if not mine:
+            return [], profile
+        if self.selectors is None:
+            return self._place_class_conservatively(profile, c, clock)
+        placement = self.selectors[c].select(clock, profile, free, mine)
+        starts = [placement[job.index] for job in mine]
+        if not self.compiled:
+            for job, start in zip(mine, starts, strict=True):
+                profile.reserve(start, start + job.estimate, self.size(job))
+            return starts, profile
+        sizes = np.array(self.queue_sizes[c], np.int64)
+        estimates = np.array([job.estimate for job in mine], np.float64)
+        done = slack_kernel.reserve_all(*slack_kernel.to_arrays(profile),
+                                        np.array(starts, np.float64), sizes, estimates)
+        return starts, slack_kernel.from_arrays(*done)
 
     def _nontype(self, view: EngineView, piece: Slice, free: int, profile: Profile,
                  suspended: dict, started: set[int], decisions: list[Decision]) -> int:
@@ -218,17 +247,20 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         if mode == NONTYPE_NONE:
             return free
         now, c = view.now, piece.klass
+        if free <= 0:  # nothing fits (a job needs at least one processor)
+            return free
         left = piece.end - now
-        due = self._due_elsewhere(view, c) if mode == NONTYPE_ALL else set()
+        due = self._due_elsewhere(view, c, free) if mode == NONTYPE_ALL else set()
         candidates: list[tuple[Job, float, bool]] = []  # job, remaining estimate, suspended
-        for job in self.queue:
-            if job.index in started or self.klass(job) == c:
-                continue
-            # a short job only when it ends inside the slice; a medium or long one when its
-            # slot in its own class is now (it is suspended at the slice's end)
-            short = self.klass(job) == SHORT
-            if (short and job.estimate <= left) or (not short and job.index in due):
-                candidates.append((job, job.estimate, False))
+        # a short job only when it ends inside the slice; a medium or long one when its
+        # slot in its own class is now (it is suspended at the slice's end)
+        if c != SHORT:
+            candidates += [(job, job.estimate, False) for job in self.queues[SHORT]
+                           if job.estimate <= left]
+        for d in (MEDIUM, LONG):
+            if d != c and due:
+                candidates += [(job, job.estimate, False) for job in self.queues[d]
+                               if job.index in due]
         if mode == NONTYPE_ALL:
             candidates += [(p.job, p.est_left, True) for p in suspended.values()
                            if self.klass(p.job) != c]
@@ -247,22 +279,36 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
             free -= size
         return free
 
-    def _due_elsewhere(self, view: EngineView, current: int) -> set[int]:
-        """Waiting jobs of other classes whose conservative slot in their own class is now."""
+    def _due_elsewhere(self, view: EngineView, current: int, free: int) -> set[int]:
+        """Waiting medium and long jobs of other classes whose conservative slot in their
+        own class is now (only classes with a job of at most ``free`` processors)."""
         due: set[int] = set()
-        for d in (SHORT, MEDIUM, LONG):
-            if d == current:
+        for d in (MEDIUM, LONG):
+            if d == current or not self.queues[d] or min(self.queue_sizes[d]) > free:
                 continue
-            profile = self._own_jobs_profile(view, d)
-            for job in self.queue:
-                if self.klass(job) != d:
-                    continue
-                size = self.size(job)
-                start = profile.earliest(size, job.estimate, self.clock[d])
-                profile.reserve(start, start + job.estimate, size)
-                if start == self.clock[d]:
-                    due.add(job.index)
+            clock = self.clock[d]
+            starts, _ = self._place_class_conservatively(self._own_jobs_profile(view, d), d,
+                                                         clock)
+            due.update(job.index for job, start in zip(self.queues[d], starts, strict=True)
+                       if start == clock)
         return due
+
+    def _place_class_conservatively(self, profile: Profile, c: int,
+                                    clock: float) -> tuple[list[float], Profile]:
+        jobs = self.queues[c]
+        if not self.compiled:
+            starts = []
+            for job in jobs:
+                size = self.size(job)
+                start = profile.earliest(size, job.estimate, clock)
+                profile.reserve(start, start + job.estimate, size)
+                starts.append(start)
+            return starts, profile
+        sizes = np.array(self.queue_sizes[c], np.int64)
+        estimates = np.array([job.estimate for job in jobs], np.float64)
+        placed, *done = slack_kernel.place_queue(*slack_kernel.to_arrays(profile), sizes,
+                                                 estimates, clock)
+        return placed.tolist(), slack_kernel.from_arrays(*done)
 
     def _own_jobs_profile(self, view: EngineView, c: int) -> Profile:
         """Class ``c``'s profile in its own time, holding its started jobs (running or

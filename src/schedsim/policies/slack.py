@@ -29,9 +29,12 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from schedsim.engine import Decision, EngineView, Start, WakeUp
 from schedsim.jobs import Job
 from schedsim.machine import Machine
+from schedsim.policies import slack_kernel
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import register_policy, setting
@@ -97,33 +100,67 @@ class SlackSelector:
     machine uses real time; Scojo-PECT gives each job class one selector in class time."""
 
     def __init__(self, settings: SlackSettings, size: Callable[[Job], int],
-                 capacity: int) -> None:
+                 capacity: int, compiled: bool = True) -> None:
         self.settings = settings
         self.size = size
         self.capacity = capacity
+        self.compiled = compiled  # False: the pure-Python reference (tests compare both)
         self.fair_start: dict[int, float] = {}
         self.submitted: dict[int, float] = {}  # submission, in this machine's clock
         self.calls = 0
         self.nodes = 0
         self.bound_hits = 0  # calls in which max_nodes stopped the search
+        # per job index, for the compiled path: size, estimate, submission, FST, F_slack
+        self._table = np.zeros((5, 1024), np.float64)
 
     # -- fair start time (sec. 4.3.1) ---------------------------------------------------
     def admit(self, job: Job, base: Profile, earlier: list[Job], now: float) -> None:
         """Record ``job``'s fair start time: ``earlier`` (the waiting jobs before it) are
         placed conservatively on ``base`` (the running jobs), then the job."""
-        profile = base.copy()
-        latest = now
-        for other in earlier:
-            latest = max(latest, self._place(profile, other, now))
-        not_before = latest if self.settings.fst == FST_FCFS else now
-        self.fair_start[job.index] = profile.earliest(self.size(job), job.estimate, not_before)
+        after_earlier = self.settings.fst == FST_FCFS
+        if self.compiled:
+            sizes, estimates = self._sizes_estimates(earlier)
+            fair = slack_kernel.fair_start(*slack_kernel.to_arrays(base), sizes, estimates,
+                                           now, self.size(job), job.estimate, after_earlier)
+        else:
+            profile = base.copy()
+            latest = now
+            for other in earlier:
+                latest = max(latest, self._place(profile, other, now))
+            not_before = latest if after_earlier else now
+            fair = profile.earliest(self.size(job), job.estimate, not_before)
+        self.fair_start[job.index] = fair
         self.submitted[job.index] = now
+        self._record(job, now, fair)
+
+    def _record(self, job: Job, now: float, fair: float) -> None:
+        table = self._table
+        if job.index >= table.shape[1]:
+            grown = np.zeros((5, max(2 * table.shape[1], job.index + 1)), np.float64)
+            grown[:, :table.shape[1]] = table
+            self._table = table = grown
+        table[:, job.index] = (self.size(job), job.estimate, now, fair,
+                               slack_factor(fair - now, self.settings))
+
+    def _sizes_estimates(self, jobs: list[Job]) -> tuple[np.ndarray, np.ndarray]:
+        return (np.array([self.size(job) for job in jobs], np.int64),
+                np.array([job.estimate for job in jobs], np.float64))
 
     def bound(self, job: Job, now: float) -> float:
         """The latest start the slack allows ``job`` at ``now``."""
         submitted, fst = self.submitted[job.index], self.fair_start[job.index]
         t_wait = fst - submitted
         return submitted + part_slack(now - submitted, t_wait, self.settings) * t_wait
+
+    def bounds(self, indices: np.ndarray, now: float) -> np.ndarray:
+        """``bound`` for many jobs at once, with the same operations (eq. 7)."""
+        _, _, submitted, fair, full = self._table[:, indices]
+        t_wait = fair - submitted
+        minimal = np.minimum(self.settings.slack_minimal, full)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            part = np.minimum(full, minimal + (now - submitted) * (full - minimal) / t_wait)
+        part = np.where(t_wait <= 0, 1.0, part)
+        return submitted + part * t_wait
 
     # -- one call (sec. 4.3.3) -------------------------------------------------------------
     def select(self, now: float, base: Profile, free: int, waiting: list[Job]) -> dict[int, float]:
@@ -140,13 +177,33 @@ class SlackSelector:
             free -= self.size(job)
             first += 1
         rest = waiting[first:]
-        if rest:
-            best = self.search(now, profile, free, rest)
-            if best is not None:
-                placement.update(best.placement)
-            else:
-                placement.update({job.index: self._place(profile, job, now) for job in rest})
+        if not rest:
+            return placement
+        if self.compiled:
+            placement.update(self._select_compiled(now, profile, free, rest))
+            return placement
+        best = self.search(now, profile, free, rest)
+        if best is not None:
+            placement.update(best.placement)
+        else:
+            placement.update({job.index: self._place(profile, job, now) for job in rest})
         return placement
+
+    def _select_compiled(self, now: float, profile: Profile, free: int,
+                         rest: list[Job]) -> dict[int, float]:
+        indices = np.fromiter((job.index for job in rest), np.int64, len(rest))
+        sizes = self._table[0, indices].astype(np.int64)
+        estimates = self._table[1, indices]
+        times, free_steps, n = slack_kernel.to_arrays(profile)
+        found, starts, nodes, hit = slack_kernel.slack_search(
+            times, free_steps, n, now, self.capacity, free, sizes, estimates,
+            self.bounds(indices, now), self._table[3, indices], self.settings.lookahead,
+            self.settings.goal == G1, self.settings.max_nodes)
+        self.nodes += nodes
+        self.bound_hits += bool(hit)
+        if not found:
+            starts = slack_kernel.place_queue(times, free_steps, n, sizes, estimates, now)[0]
+        return dict(zip(indices.tolist(), starts.tolist(), strict=True))
 
     def search(self, now: float, profile: Profile, free: int,
                waiting: list[Job]) -> Choice | None:

@@ -1,0 +1,233 @@
+"""The placement loops of the SLACK policies compiled with numba.
+
+Conservative placement of a queue on a profile, the fair start time at submission, and the
+branch and bound of one scheduling call with its slack check (``schedsim.policies.slack``)
+are written over arrays so that numba compiles them. They do the same comparisons and
+floating-point operations in the same order as the pure-Python ``Profile`` and
+``SlackSelector``; ``tests/test_slack_kernel.py`` requires equal results from both.
+Compilation is cached on disk (numba's ``cache=True``).
+
+A profile is three values: ``times`` and ``free`` (arrays with room to grow) and ``n``,
+the number of steps in use; ``free[i]`` processors are free during ``[times[i],
+times[i + 1])``, the last step extending to infinity (as ``Profile``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from schedsim.policies.profile import Profile
+
+
+@njit(cache=True)
+def _bisect_right(times, n, t):
+    low, high = 0, n
+    while low < high:
+        middle = (low + high) // 2
+        if t < times[middle]:
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+@njit(cache=True)
+def _earliest(times, free, n, procs, duration, not_before):
+    i = max(0, _bisect_right(times, n, not_before) - 1)
+    while True:
+        while free[i] < procs:
+            i += 1
+        start = max(times[i], not_before)
+        end = start + duration
+        k = i + 1
+        while k < n and times[k] < end and free[k] >= procs:
+            k += 1
+        if k == n or times[k] >= end:
+            return start
+        i = k
+
+
+@njit(cache=True)
+def _split(times, free, n, t):
+    i = _bisect_right(times, n, t) - 1
+    if times[i] == t:
+        return i, n
+    for j in range(n, i + 1, -1):
+        times[j] = times[j - 1]
+        free[j] = free[j - 1]
+    times[i + 1] = t
+    free[i + 1] = free[i]
+    return i + 1, n + 1
+
+
+@njit(cache=True)
+def _reserve(times, free, n, start, end, procs):
+    if end <= start:
+        return n
+    i, n = _split(times, free, n, start)
+    k, n = _split(times, free, n, end)
+    for j in range(i, k):
+        free[j] -= procs
+    return n
+
+
+@njit(cache=True)
+def _grown(times, free, n, room):
+    out_times = np.empty(n + room, np.float64)
+    out_free = np.empty(n + room, np.int64)
+    out_times[:n] = times[:n]
+    out_free[:n] = free[:n]
+    return out_times, out_free
+
+
+@njit(cache=True)
+def place_queue(times, free, n, sizes, estimates, not_before):
+    """Place every job in order at its earliest slot; the starts and the final profile."""
+    m = len(sizes)
+    work_times, work_free = _grown(times, free, n, 2 * m + 2)
+    starts = np.empty(m, np.float64)
+    for p in range(m):
+        start = _earliest(work_times, work_free, n, sizes[p], estimates[p], not_before)
+        n = _reserve(work_times, work_free, n, start, start + estimates[p], sizes[p])
+        starts[p] = start
+    return starts, work_times, work_free, n
+
+
+@njit(cache=True)
+def reserve_all(times, free, n, starts, sizes, estimates):
+    """The profile with every job reserved at its given start."""
+    m = len(sizes)
+    work_times, work_free = _grown(times, free, n, 2 * m + 2)
+    for p in range(m):
+        n = _reserve(work_times, work_free, n, starts[p], starts[p] + estimates[p], sizes[p])
+    return work_times, work_free, n
+
+
+@njit(cache=True)
+def fair_start(times, free, n, sizes, estimates, now, size, estimate, after_earlier):
+    """A new job's fair start time: the earlier jobs placed conservatively, then the job,
+    no earlier than the latest of their starts when ``after_earlier`` (fst: fcfs)."""
+    m = len(sizes)
+    work_times, work_free = _grown(times, free, n, 2 * m + 2)
+    latest = now
+    for p in range(m):
+        start = _earliest(work_times, work_free, n, sizes[p], estimates[p], now)
+        n = _reserve(work_times, work_free, n, start, start + estimates[p], sizes[p])
+        latest = max(latest, start)
+    not_before = latest if after_earlier else now
+    return _earliest(work_times, work_free, n, size, estimate, not_before)
+
+
+@njit(cache=True)
+def _check(times, free, n, work_times, work_free, now, capacity, free_now, sizes, estimates,
+           bounds, fair, chosen, starts):
+    """The slack check of the set ``chosen``; (passed, U, OU, SU), ``starts`` filled."""
+    work_times[:n] = times[:n]
+    work_free[:n] = free[:n]
+    m = len(sizes)
+    busy = capacity - free_now
+    for p in range(m):
+        if chosen[p]:
+            n = _reserve(work_times, work_free, n, now, now + estimates[p], sizes[p])
+            starts[p] = now
+            busy += sizes[p]
+    for p in range(m):
+        if chosen[p]:
+            continue
+        start = _earliest(work_times, work_free, n, sizes[p], estimates[p], now)
+        n = _reserve(work_times, work_free, n, start, start + estimates[p], sizes[p])
+        if start > bounds[p]:
+            return False, 0.0, 0.0, 0.0
+        starts[p] = start
+    late = 0.0
+    early = 0.0
+    for p in range(m):
+        late += max(starts[p] - fair[p], 0.0)
+    for p in range(m):
+        early += max(fair[p] - starts[p], 0.0)
+    return True, busy / capacity, late / m, early / m
+
+
+@njit(cache=True)
+def _better(goal_g1, u, ou, su, best_u, best_ou, best_su):
+    if goal_g1:
+        if ou != best_ou:
+            return ou < best_ou
+        if u != best_u:
+            return u > best_u
+        return su < best_su
+    if u != best_u:
+        return u > best_u
+    if ou != best_ou:
+        return ou < best_ou
+    return su < best_su
+
+
+@njit(cache=True)
+def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, bounds, fair,
+                 lookahead, goal_g1, max_nodes):
+    """The branch and bound of one call over the first ``lookahead`` of the waiting jobs
+    (``SlackSelector.search``): (found, starts of the best set's placement, nodes tried,
+    whether ``max_nodes`` stopped the search)."""
+    m = len(sizes)
+    window = min(lookahead, m)
+    work_times, work_free = _grown(times, free, n, 2 * m + 2)
+    chosen = np.zeros(m, np.bool_)
+    starts = np.empty(m, np.float64)
+    best = np.empty(m, np.float64)
+    path = np.empty(window, np.int64)
+    found = False
+    best_u = best_ou = best_su = 0.0
+    nodes = 0
+    hit = False
+    depth = 0
+    left = free_now
+    position = 0
+    while True:
+        while position < window and sizes[position] > left:
+            position += 1
+        if position < window:
+            if nodes == max_nodes:
+                hit = True
+                break
+            nodes += 1
+            chosen[position] = True
+            passed, u, ou, su = _check(times, free, n, work_times, work_free, now, capacity,
+                                       free_now, sizes, estimates, bounds, fair, chosen,
+                                       starts)
+            if passed:
+                if not found or _better(goal_g1, u, ou, su, best_u, best_ou, best_su):
+                    found = True
+                    best_u, best_ou, best_su = u, ou, su
+                    best[:] = starts
+                path[depth] = position
+                depth += 1
+                left -= sizes[position]
+                position += 1
+            else:
+                chosen[position] = False
+                position += 1
+        else:
+            if depth == 0:
+                break
+            depth -= 1
+            last = path[depth]
+            chosen[last] = False
+            left += sizes[last]
+            position = last + 1
+    return found, best, nodes, hit
+
+
+def to_arrays(profile: Profile) -> tuple[np.ndarray, np.ndarray, int]:
+    """A ``Profile`` as kernel arrays."""
+    return (np.array(profile.times, np.float64), np.array(profile.free, np.int64),
+            len(profile.times))
+
+
+def from_arrays(times: np.ndarray, free: np.ndarray, n: int) -> Profile:
+    """Kernel arrays as a ``Profile``."""
+    profile = Profile.__new__(Profile)
+    profile.times = times[:n].tolist()
+    profile.free = free[:n].tolist()
+    return profile

@@ -1,0 +1,136 @@
+"""The compiled placement loops of the SLACK policies (schedsim.policies.slack_kernel) against
+the pure-Python Profile and SlackSelector: equal results, value for value."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schedsim.engine import simulate
+from schedsim.jobs import Job
+from schedsim.machine import Machine
+from schedsim.policies import slack_kernel
+from schedsim.policies.profile import Profile
+from schedsim.policies.registry import make_policy
+
+CAPACITY = 16
+
+
+@st.composite
+def profiles(draw: st.DrawFn) -> Profile:
+    profile = Profile(100.0, CAPACITY)
+    for _ in range(draw(st.integers(0, 6))):
+        start = 100.0 + draw(st.integers(0, 20)) * 10
+        procs = draw(st.integers(1, 6))
+        length = draw(st.integers(1, 12)) * 10.0
+        if profile.earliest(procs, length, start) == start:
+            profile.reserve(start, start + length, procs)
+    return profile
+
+
+@st.composite
+def queues(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
+    count = draw(st.integers(0, 12))
+    sizes = [draw(st.integers(1, CAPACITY)) for _ in range(count)]
+    estimates = [draw(st.sampled_from([0.0, 5.0, 10.0, 35.0, 60.0, 125.0])) for _ in sizes]
+    return np.array(sizes, np.int64), np.array(estimates, np.float64)
+
+
+@settings(max_examples=150, deadline=None)
+@given(profile=profiles(), queue=queues())
+def test_place_queue_equals_the_python_profile(profile: Profile,
+                                               queue: tuple[np.ndarray, np.ndarray]) -> None:
+    sizes, estimates = queue
+    starts, times, free, n = slack_kernel.place_queue(*slack_kernel.to_arrays(profile), sizes,
+                                                      estimates, 100.0)
+    expected = []
+    for size, estimate in zip(sizes.tolist(), estimates.tolist(), strict=True):
+        start = profile.earliest(size, estimate, 100.0)
+        profile.reserve(start, start + estimate, size)
+        expected.append(start)
+    assert starts.tolist() == expected
+    again = slack_kernel.from_arrays(times, free, n)
+    assert (again.times, again.free) == (profile.times, profile.free)
+
+
+@settings(max_examples=150, deadline=None)
+@given(profile=profiles(), queue=queues(), size=st.integers(1, CAPACITY),
+       estimate=st.sampled_from([0.0, 10.0, 45.0]), after_earlier=st.booleans())
+def test_fair_start_equals_the_python_placement(profile: Profile,
+                                                queue: tuple[np.ndarray, np.ndarray],
+                                                size: int, estimate: float,
+                                                after_earlier: bool) -> None:
+    sizes, estimates = queue
+    got = slack_kernel.fair_start(*slack_kernel.to_arrays(profile), sizes, estimates, 100.0,
+                                  size, estimate, after_earlier)
+    latest = 100.0
+    for other_size, other_estimate in zip(sizes.tolist(), estimates.tolist(), strict=True):
+        start = profile.earliest(other_size, other_estimate, 100.0)
+        profile.reserve(start, start + other_estimate, other_size)
+        latest = max(latest, start)
+    assert got == profile.earliest(size, estimate, latest if after_earlier else 100.0)
+
+
+def jobs_from(draw: st.DrawFn, count: int) -> list[Job]:
+    out, submit = [], 0.0
+    for number in range(1, count + 1):
+        submit += draw(st.sampled_from([0, 0, 5, 20, 400, 1_500]))
+        runtime = float(draw(st.sampled_from([10, 60, 300, 700, 2_000, 11_000])))
+        estimate = runtime * draw(st.sampled_from([1, 1, 2]))
+        out.append(Job(number, submit, runtime, draw(st.integers(1, 8)), estimate))
+    return out
+
+
+@st.composite
+def workloads(draw: st.DrawFn) -> list[Job]:
+    return jobs_from(draw, draw(st.integers(2, 30)))
+
+
+def run_both(jobs: list[Job], name: str, params: dict[str, object]):  # type: ignore[no-untyped-def]
+    machine = Machine(8)
+    compiled = make_policy(name, params, machine)
+    reference = make_policy(name, params, machine)
+    if name == "slack-backfill":
+        reference.selector.compiled = False
+    else:
+        reference = type(reference)(reference.settings, machine, compiled=False)
+    return (simulate(jobs, machine, compiled, check=True),
+            simulate(jobs, machine, reference, check=True), compiled)
+
+
+@settings(max_examples=60, deadline=None)
+@given(jobs=workloads(), goal=st.sampled_from(["G1", "G2"]), lookahead=st.integers(1, 6),
+       fst=st.sampled_from(["fcfs", "conservative"]), max_nodes=st.sampled_from([3, 5000]))
+def test_slack_backfill_compiled_equals_python(jobs: list[Job], goal: str, lookahead: int,
+                                               fst: str, max_nodes: int) -> None:
+    got, expected, _ = run_both(jobs, "slack-backfill",
+                                     {"goal": goal, "lookahead": lookahead, "fst": fst,
+                                      "max_nodes": max_nodes})
+    assert (got.start, got.end) == (expected.start, expected.end)
+
+
+@settings(max_examples=40, deadline=None)
+@given(jobs=workloads(), name=st.sampled_from(["scojo-conservative", "scojo-slack"]),
+       nontype=st.sampled_from(["all", "short", "none"]), goal=st.sampled_from(["G1", "G2"]))
+def test_scojo_compiled_equals_python(jobs: list[Job], name: str, nontype: str,
+                                      goal: str) -> None:
+    params: dict[str, object] = {"nontype": nontype}
+    if name == "scojo-slack":
+        params.update(goal=goal, lookahead=4)
+    got, expected, _ = run_both(jobs, name, params)
+    assert (got.start, got.end, got.split) == (expected.start, expected.end, expected.split)
+
+
+def test_the_node_limit_is_counted_when_it_binds() -> None:
+    """Half the machine runs until 100; a whole-machine job waits; twelve one-processor
+    jobs of 10 s could backfill in many sets: with max_nodes 3 the search stops early and
+    the count says so; with 5,000 it does not."""
+    jobs = [Job(0, 0.0, 100.0, 4, 100.0), Job(1, 1.0, 50.0, 8, 50.0)]
+    jobs += [Job(i, 1.0, 10.0, 1, 10.0) for i in range(2, 14)]
+    machine = Machine(8)
+    for max_nodes, stopped in ((3, True), (5000, False)):
+        policy = make_policy("slack-backfill", {"max_nodes": max_nodes}, machine)
+        simulate(jobs, machine, policy, check=True)
+        assert policy.selector.nodes > 0
+        assert (policy.selector.bound_hits > 0) == stopped
