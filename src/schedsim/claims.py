@@ -140,7 +140,8 @@ def sensitivity(
     """Every claim of ``family`` that a reading reruns, judged under each reading.
 
     ``readings`` maps a reading's name to ``{"about": text, "targets": {default
-    target: the reading's target}}``. A claim is affected by a reading when it
+    target: the reading's target}, "claims": {setting: value}}`` (``claims``, optional,
+    overrides ``settings`` under the reading). A claim is affected by a reading when it
     needs one of the reading's targets; it is judged on the tables with those
     targets (and their per-seed tables) replaced by the reading's. The first row
     of each affected claim is its default verdict.
@@ -167,8 +168,9 @@ def sensitivity(
                         view[f"{base}{suffix}"] = tables[f"{other}{suffix}"]
                     else:
                         view.pop(f"{base}{suffix}", None)
-            rows.append(_sensitivity_row(entry, name, str(reading.get("about", "")),
-                                         entry.evaluate(view, settings), default))
+            judged = entry.evaluate(view, {**settings, **(reading.get("claims") or {})})
+            rows.append(_sensitivity_row(entry, name, str(reading.get("about", "")), judged,
+                                         default))
     return pd.DataFrame(rows, columns=list(SENSITIVITY_COLUMNS))
 
 

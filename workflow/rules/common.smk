@@ -185,7 +185,8 @@ def sensitivity_tables():
 
 
 def readings():
-    return canonical_json({family: {name: {"about": r.about, "targets": dict(r.targets)}
+    return canonical_json({family: {name: {"about": r.about, "targets": dict(r.targets),
+                                           "claims": dict(r.claims)}
                                     for name, r in found.items()}
                            for family, found in PLAN.readings.items()})
 

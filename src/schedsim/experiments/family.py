@@ -68,6 +68,11 @@ class Family:
         """The variants for the axis ``values`` of a target or panel (value or list each)."""
         raise NotImplementedError
 
+    def run_metrics(self, schedule: Any, policy: Any) -> dict[str, float]:
+        """Metrics of one simulation beyond the common ones (``simulate_once``), from its
+        schedule and the policy object after the run; none by default."""
+        return {}
+
     def workload(self, section: Mapping[str, Any], variant: Variant) -> dict[str, Any]:
         """What ``schedsim generate`` needs for one variant: model, jobs, params (sorted)."""
         workload = section["workload"]
@@ -100,6 +105,15 @@ def get_family(name: str, module: str | None = None) -> Family:
                              f"not {name!r}")
         register_family(found)
     return _FAMILIES[name]
+
+
+def find_family(name: str) -> Family | None:
+    """The family ``name`` if it is registered or in the package, else None (a family kept
+    outside the package that was not imported)."""
+    try:
+        return get_family(name)
+    except ImportError:
+        return None
 
 
 def enabled_families(config: Mapping[str, Any]) -> list[str]:

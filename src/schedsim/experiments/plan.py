@@ -26,11 +26,14 @@ READING_MARK = "@"  # results/tables/<target>@<reading>.csv
 class Reading:
     """A sensitivity reading: an open point read another way, and the targets rerun.
 
-    ``targets`` maps each default target to its counterpart under the reading.
+    ``targets`` maps each default target to its counterpart under the reading;
+    ``claims`` overrides the family's claim settings under the reading (e.g. another
+    tau for a relative response time, read from columns every run already has).
     """
 
     about: str
     targets: Mapping[str, str]
+    claims: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -128,7 +131,7 @@ def _plan_reading(plan: Plan, ctx: Context, reading: str, given: Mapping[str, An
         _plan_target(plan, rctx, name, raw, reuse_from=target)
         plan.targets[name] = replace(plan.targets[name], reading=reading, base=target)
     plan.readings.setdefault(ctx.family.name, {})[reading] = Reading(
-        str(given.get("about", "")), renamed)
+        str(given.get("about", "")), renamed, dict(given.get("claims") or {}))
 
 
 def _reading_context(ctx: Context, reading: str, given: Mapping[str, Any]) -> Context:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from schedsim.errors import InputError
+from schedsim.experiments.family import find_family
 from schedsim.experiments.spec import MachineSpec, PointSpec
 from schedsim.jobs import Job, RuntimeChange
 from schedsim.machine import Machine
@@ -131,10 +132,13 @@ def read_chosen(chosen: Mapping[str, str]) -> dict[str, Any]:
 
 
 def simulate_once(workload: SeedWorkload, machine: Machine, policy: str,
-                  params: Mapping[str, Any], load: Any = None) -> dict[str, float]:
+                  params: Mapping[str, Any], load: Any = None,
+                  extra: Callable[[Any, Any], dict[str, float]] | None = None
+                  ) -> dict[str, float]:
     """One simulation -> the summary metrics under the names used in tables.
 
-    ``slowdown`` is the LOS paper's (mean wait + mean run) / mean run of the run.
+    ``slowdown`` is the LOS paper's (mean wait + mean run) / mean run of the run;
+    ``extra(schedule, policy)`` adds a family's own metrics (``Family.run_metrics``).
     """
     from schedsim.engine import simulate
     from schedsim.metrics import summarize
@@ -142,15 +146,16 @@ def simulate_once(workload: SeedWorkload, machine: Machine, policy: str,
 
     if workload.measured is not None:
         return simulate_month(workload, machine, make_policy(policy, params, machine))
-    schedule = simulate(workload.jobs, machine, make_policy(policy, params, machine),
-                        workload.changes, load_model=load)
+    made = make_policy(policy, params, machine)
+    schedule = simulate(workload.jobs, machine, made, workload.changes, load_model=load)
     summary = summarize(schedule)
     return {"jobs": summary.jobs, "ATT": summary.mean_response, "AWT": summary.mean_wait,
             "ART": summary.mean_runtime, "BSLD": summary.mean_bounded_slowdown,
             "max_wait": summary.max_wait, "utilization": summary.utilization,
             "makespan": summary.makespan, "slowdown": summary.slowdown_of_means,
             **dedicated_timeliness(schedule),
-            "elastic_running_share": elastic_running_share(schedule, workload.changes)}
+            "elastic_running_share": elastic_running_share(schedule, workload.changes),
+            **(extra(schedule, made) if extra is not None else {})}
 
 
 def simulate_month(workload: SeedWorkload, machine: Machine, policy: Any) -> dict[str, float]:
@@ -284,12 +289,14 @@ def run_point(spec: PointSpec) -> list[dict[str, Any]]:
     chosen = read_chosen(spec.chosen)
     always = {name: math.nan for name in spec.columns}
     machine = build_machine(spec.machine)
+    family = find_family(spec.family)
+    extra = family.run_metrics if family is not None else None
     rows = []
     for seed, workload in point_workloads(spec).items():
         for combo in itertools.product(*spec.inner.values()):
             swept = {**spec.params, **chosen, **dict(zip(spec.inner, combo, strict=True))}
             metrics = simulate_once(workload, machine, spec.policy, {**spec.fixed, **swept},
-                                    load_model(spec.machine, seed))
+                                    load_model(spec.machine, seed), extra)
             rows.append({"target": spec.target, "policy": spec.policy, "point": spec.point,
                          spec.variant_column: spec.variant, **spec.labels, **always, **swept,
                          "seed": int(seed), **workload.info, **metrics})

@@ -34,7 +34,7 @@ from schedsim.policies import slack_kernel
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import register_policy, setting
-from schedsim.policies.slack import SlackSelector, SlackSettings
+from schedsim.policies.slack import SlackSelector, SlackSettings, fairness_statistics
 
 SHORT, MEDIUM, LONG = 0, 1, 2
 CLASS_NAMES = ("short", "medium", "long")
@@ -85,6 +85,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         self.queues: list[list[Job]] = [[], [], []]  # the waiting jobs of each class
         self.queue_sizes: list[list[int]] = [[], [], []]  # and their sizes
         self.class_of: dict[int, int] = {}
+        self.started: dict[int, float] = {}  # job index -> its start, in its class's time
         self.has_short: dict[int, bool] = {}
         self.clock = [0.0, 0.0, 0.0]  # each class's own time at ``self.clock_at``
         self.clock_at = 0.0
@@ -96,6 +97,12 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
 
     def size(self, job: Job) -> int:
         return self.machine.round_up(job.procs)
+
+    def run_statistics(self) -> dict[str, float]:
+        """With slack selection: fairness counts in class time and search effort."""
+        if self.selectors is None:
+            return {}
+        return fairness_statistics(self.selectors, self.started)
 
     def klass(self, job: Job) -> int:
         known = self.class_of.get(job.index)
@@ -208,6 +215,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         for job, start, size in zip(mine, starts, self.queue_sizes[c], strict=True):
             if start <= clock and size <= free:
                 decisions.append(Start(job, size))
+                self.started[job.index] = clock
                 started.add(job.index)
                 free -= size
         free = self._nontype(view, piece, free, profile, suspended, started, decisions)
@@ -274,6 +282,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
             decisions.append(Resume(job) if paused else Start(job, size))
             if not paused:
                 started.add(job.index)
+                self.started[job.index] = self.clock[self.klass(job)]
             else:
                 del suspended[job.index]
             free -= size

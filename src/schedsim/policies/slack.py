@@ -83,6 +83,32 @@ def part_slack(waited: float, t_wait: float, settings: SlackSettings) -> float:
     return min(full, minimal + waited * (full - minimal) / t_wait)
 
 
+def fairness_statistics(selectors: list[SlackSelector],
+                        started: dict[int, float]) -> dict[str, float]:
+    """Sec. 5.4's counts over the jobs that started: unfair (AST after FST), preferential
+    (AST before FST), the mean delay of the unfair and the mean advance of the
+    preferential jobs (s; AST and FST in the job's machine clock); and the branch and
+    bound's effort: sets tried per call and the calls ``max_nodes`` stopped."""
+    late, early = [], []
+    for selector in selectors:
+        for index, fair in selector.fair_start.items():
+            if index in started:
+                delta = started[index] - fair
+                if delta > FAIRNESS_TOLERANCE:
+                    late.append(delta)
+                elif delta < -FAIRNESS_TOLERANCE:
+                    early.append(-delta)
+    calls = sum(selector.calls for selector in selectors)
+    return {"unfair": float(len(late)), "preferential": float(len(early)),
+            "unfair_mean_s": math.fsum(late) / len(late) if late else 0.0,
+            "preferential_mean_s": math.fsum(early) / len(early) if early else 0.0,
+            "nodes_per_call": sum(s.nodes for s in selectors) / calls if calls else 0.0,
+            "bound_hits": float(sum(selector.bound_hits for selector in selectors))}
+
+
+FAIRNESS_TOLERANCE = 1e-6  # seconds: starts within this of the FST count as fair
+
+
 @dataclass
 class Choice:
     """A set of window jobs that passed the slack check, with its placement and metrics."""
@@ -284,6 +310,11 @@ class SlackBackfill(QueuePolicy[SlackSettings]):
         super().__init__(settings, machine)
         self.selector = SlackSelector(settings, self.size, machine.partitions[0])
         self.wake_at = -math.inf
+        self.started: dict[int, float] = {}  # job index -> its start
+
+    def run_statistics(self) -> dict[str, float]:
+        """Fairness counts and search effort of the run (``fairness_statistics``)."""
+        return fairness_statistics([self.selector], self.started)
 
     @property
     def fair_start(self) -> dict[int, float]:
@@ -305,6 +336,7 @@ class SlackBackfill(QueuePolicy[SlackSettings]):
         for job in self.queue:
             if placement[job.index] <= now:
                 decisions.append(Start(job, self.size(job)))
+                self.started[job.index] = now
             else:
                 keep.append(job)
         self.queue = keep
