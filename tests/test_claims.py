@@ -277,9 +277,9 @@ def test_registry_rejects_a_second_check_under_one_id() -> None:
 def test_the_reproduction_doc_lists_every_claim() -> None:
     from pathlib import Path
 
-    from schedsim.experiments.families import goal, ihap, los  # noqa: F401  (register claims)
+    from schedsim.experiments.families import goal, ihap, los, slack  # noqa: F401  (claims)
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "reproduction.md").read_text()
-    for family in ("hrf", "los", "goal", "ihap"):
+    for family in ("hrf", "los", "goal", "ihap", "slack"):
         for entry in claims.registered(family):
             assert f"| {entry.claim_id} |" in doc, entry.claim_id

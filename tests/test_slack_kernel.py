@@ -72,6 +72,18 @@ def test_fair_start_equals_the_python_placement(profile: Profile,
     assert got == profile.earliest(size, estimate, latest if after_earlier else 100.0)
 
 
+@settings(max_examples=150, deadline=None)
+@given(ends=st.lists(st.tuples(st.sampled_from([90.0, 100.0, 105.0, 130.0, 250.0]),
+                               st.integers(1, 4)), max_size=6))
+def test_a_profile_built_at_once_equals_successive_reserves(
+        ends: list[tuple[float, int]]) -> None:
+    expected = Profile(100.0, CAPACITY)
+    for end, procs in ends:
+        expected.reserve(100.0, end, procs)
+    got = Profile.holding(100.0, CAPACITY, ends)
+    assert (got.times, got.free) == (expected.times, expected.free)
+
+
 def jobs_from(draw: st.DrawFn, count: int) -> list[Job]:
     out, submit = [], 0.0
     for number in range(1, count + 1):

@@ -19,6 +19,23 @@ class Profile:
         self.times: list[float] = [now]
         self.free: list[int] = [capacity]
 
+    @classmethod
+    def holding(cls, now: float, capacity: int, ends: list[tuple[float, int]]) -> Profile:
+        """The profile of ``capacity`` processors from ``now`` with ``procs`` taken until
+        ``end`` for each ``(end, procs)``: the same steps as ``reserve(now, end, procs)``
+        for each, built at once."""
+        taken: dict[float, int] = {}
+        for end, procs in ends:
+            if end > now:
+                taken[end] = taken.get(end, 0) + procs
+        profile = cls.__new__(cls)
+        profile.times = [now]
+        profile.free = [capacity - sum(taken.values())]
+        for end in sorted(taken):
+            profile.times.append(end)
+            profile.free.append(profile.free[-1] + taken[end])
+        return profile
+
     def copy(self) -> Profile:
         """An independent copy (a what-if placement leaves the original as it was)."""
         other = Profile.__new__(Profile)

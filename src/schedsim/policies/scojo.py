@@ -87,6 +87,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         self.class_of: dict[int, int] = {}
         self.started: dict[int, float] = {}  # job index -> its start, in its class's time
         self.has_short: dict[int, bool] = {}
+        self._slices: dict[int, list[Slice]] = {}
         self.clock = [0.0, 0.0, 0.0]  # each class's own time at ``self.clock_at``
         self.clock_at = 0.0
         self.wake_at = -math.inf
@@ -117,7 +118,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         if self.selectors is not None:  # the fair start time, in the job's class time
             self._advance_clocks(view.now)
             c = self.klass(job)
-            base = self._own_jobs_profile(view, c)
+            ends = self._own_jobs_ends(view, c)
             number = math.floor(view.now / self.settings.interval)
             if number in self.has_short:  # inside c's slice, other classes' jobs run too
                 piece = self.slice_at(view.now)
@@ -125,7 +126,8 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
                     for record in view.running.values():
                         if self.klass(record.job) != c:
                             span = min(max(record.est_end - view.now, 0.0), piece.end - view.now)
-                            base.reserve(self.clock[c], self.clock[c] + span, record.procs)
+                            ends.append((self.clock[c] + span, record.procs))
+            base = Profile.holding(self.clock[c], self.capacity, ends)
             self.selectors[c].admit(job, base, self.queues[c], self.clock[c])
         self.queues[self.klass(job)].append(job)
         self.queue_sizes[self.klass(job)].append(self.size(job))
@@ -134,6 +136,15 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
     # -- the calendar -------------------------------------------------------------------
     def slices(self, number: int) -> list[Slice]:
         """The slices of interval ``number`` (its short slice only if decided so)."""
+        known = self._slices.get(number)
+        if known is not None:
+            return known
+        out = self._make_slices(number)
+        if number in self.has_short:  # decided: the slices stay as they are
+            self._slices[number] = out
+        return out
+
+    def _make_slices(self, number: int) -> list[Slice]:
         s = self.settings
         begin = number * s.interval
         first = begin
@@ -201,13 +212,14 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         """The class's conservative starts, then non-type backfilling; returns free."""
         now, c = view.now, piece.klass
         left_in_slice = piece.end - now
-        profile = Profile(self.clock[c], self.capacity)
-        for job, remaining in bound_here:
-            span = remaining if self.klass(job) == c else min(remaining, left_in_slice)
-            profile.reserve(self.clock[c], self.clock[c] + span, self.size(job))
-        for paused in suspended.values():  # the class's own suspended jobs hold their place
-            if self.klass(paused.job) == c:
-                profile.reserve(self.clock[c], self.clock[c] + paused.est_left, paused.procs)
+        clock, class_of = self.clock[c], self.class_of
+        ends = [(clock + (remaining if class_of[job.index] == c
+                          else min(remaining, left_in_slice)), self.size(job))
+                for job, remaining in bound_here]
+        # the class's own suspended jobs hold their place
+        ends += [(clock + paused.est_left, paused.procs) for paused in suspended.values()
+                 if class_of[paused.job.index] == c]
+        profile = Profile.holding(clock, self.capacity, ends)
         started: set[int] = set()
         mine = self.queues[c]
         starts, profile = self._place_class(c, profile, free, mine)
@@ -322,16 +334,15 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
     def _own_jobs_profile(self, view: EngineView, c: int) -> Profile:
         """Class ``c``'s profile in its own time, holding its started jobs (running or
         suspended) for their remaining estimates."""
-        clock = self.clock[c]
-        profile = Profile(clock, self.capacity)
-        for record in view.running.values():
-            if self.klass(record.job) == c:
-                profile.reserve(clock, clock + max(record.est_end - view.now, 0.0),
-                                record.procs)
-        for paused in view.suspended.values():
-            if self.klass(paused.job) == c:
-                profile.reserve(clock, clock + paused.est_left, paused.procs)
-        return profile
+        return Profile.holding(self.clock[c], self.capacity, self._own_jobs_ends(view, c))
+
+    def _own_jobs_ends(self, view: EngineView, c: int) -> list[tuple[float, int]]:
+        clock, class_of, now = self.clock[c], self.class_of, view.now
+        ends = [(clock + max(record.est_end - now, 0.0), record.procs)
+                for record in view.running.values() if class_of[record.job.index] == c]
+        ends += [(clock + paused.est_left, paused.procs) for paused in view.suspended.values()
+                 if class_of[paused.job.index] == c]
+        return ends
 
     def _short_pending(self, view: EngineView) -> bool:
         return (any(self.klass(job) == SHORT for job in self.queue)

@@ -178,16 +178,6 @@ class SlackSelector:
         t_wait = fst - submitted
         return submitted + part_slack(now - submitted, t_wait, self.settings) * t_wait
 
-    def bounds(self, indices: np.ndarray, now: float) -> np.ndarray:
-        """``bound`` for many jobs at once, with the same operations (eq. 7)."""
-        _, _, submitted, fair, full = self._table[:, indices]
-        t_wait = fair - submitted
-        minimal = np.minimum(self.settings.slack_minimal, full)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            part = np.minimum(full, minimal + (now - submitted) * (full - minimal) / t_wait)
-        part = np.where(t_wait <= 0, 1.0, part)
-        return submitted + part * t_wait
-
     # -- one call (sec. 4.3.3) -------------------------------------------------------------
     def select(self, now: float, base: Profile, free: int, waiting: list[Job]) -> dict[int, float]:
         """Where every waiting job goes (start times; those at ``now`` start now): the FCFS
@@ -221,9 +211,10 @@ class SlackSelector:
         sizes = self._table[0, indices].astype(np.int64)
         estimates = self._table[1, indices]
         times, free_steps, n = slack_kernel.to_arrays(profile)
+        table = self._table[:, indices]
         found, starts, nodes, hit = slack_kernel.slack_search(
-            times, free_steps, n, now, self.capacity, free, sizes, estimates,
-            self.bounds(indices, now), self._table[3, indices], self.settings.lookahead,
+            times, free_steps, n, now, self.capacity, free, sizes, table[1], table[2],
+            table[3], table[4], self.settings.slack_minimal, self.settings.lookahead,
             self.settings.goal == G1, self.settings.max_nodes)
         self.nodes += nodes
         self.bound_hits += bool(hit)
@@ -349,10 +340,9 @@ class SlackBackfill(QueuePolicy[SlackSettings]):
 
     def _running_profile(self, view: EngineView) -> Profile:
         now = view.now
-        profile = Profile(now, self.machine.partitions[0])
-        for record in view.running.values():
-            profile.reserve(now, max(record.est_end, now), record.procs)
-        return profile
+        return Profile.holding(now, self.machine.partitions[0],
+                               [(max(record.est_end, now), record.procs)
+                                for record in view.running.values()])
 
 
 register_policy("slack-backfill", "slack", "Slack-based fair backfilling with branch and bound "

@@ -165,11 +165,31 @@ def _better(goal_g1, u, ou, su, best_u, best_ou, best_su):
 
 
 @njit(cache=True)
-def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, bounds, fair,
-                 lookahead, goal_g1, max_nodes):
+def bounds_at(now, submitted, fair, full_slack, slack_minimal):
+    """Every job's latest start at ``now`` (``SlackSelector.bound``: eq. 5 and 7, the same
+    operations): submit + F_part (FST - submit); F_part 1 when FST is the submission."""
+    m = len(submitted)
+    out = np.empty(m, np.float64)
+    for p in range(m):
+        t_wait = fair[p] - submitted[p]
+        if t_wait <= 0:
+            part = 1.0
+        else:
+            minimal = min(slack_minimal, full_slack[p])
+            part = min(full_slack[p],
+                       minimal + (now - submitted[p]) * (full_slack[p] - minimal) / t_wait)
+        out[p] = submitted[p] + part * t_wait
+    return out
+
+
+@njit(cache=True)
+def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, submitted, fair,
+                 full_slack, slack_minimal, lookahead, goal_g1, max_nodes):
     """The branch and bound of one call over the first ``lookahead`` of the waiting jobs
     (``SlackSelector.search``): (found, starts of the best set's placement, nodes tried,
-    whether ``max_nodes`` stopped the search)."""
+    whether ``max_nodes`` stopped the search). ``submitted``, ``fair`` and ``full_slack``
+    (F_slack) give each job's bound (``bounds_at``)."""
+    bounds = bounds_at(now, submitted, fair, full_slack, slack_minimal)
     m = len(sizes)
     window = min(lookahead, m)
     work_times, work_free = _grown(times, free, n, 2 * m + 2)
