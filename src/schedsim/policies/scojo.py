@@ -23,6 +23,7 @@ counted rather than identified ("restarted on the same resources"), ``nontype``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -222,7 +223,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         profile = Profile.holding(clock, self.capacity, ends)
         started: set[int] = set()
         mine = self.queues[c]
-        starts, profile = self._place_class(c, profile, free, mine)
+        starts, placed = self._place_class(c, profile, free, mine)
         clock = self.clock[c]
         for job, start, size in zip(mine, starts, self.queue_sizes[c], strict=True):
             if start <= clock and size <= free:
@@ -230,7 +231,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
                 self.started[job.index] = clock
                 started.add(job.index)
                 free -= size
-        free = self._nontype(view, piece, free, profile, suspended, started, decisions)
+        free = self._nontype(view, piece, free, placed, suspended, started, decisions)
         if started:
             self.queue = [job for job in self.queue if job.index not in started]
             for c, queue in enumerate(self.queues):
@@ -241,12 +242,13 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         return free
 
     def _place_class(self, c: int, profile: Profile, free: int,
-                     mine: list[Job]) -> tuple[list[float], Profile]:
+                     mine: list[Job]) -> tuple[list[float], Callable[[], Profile]]:
         """Class ``c``'s waiting jobs placed by its selection (conservative or slack):
-        their starts in class time, and the profile holding them all."""
+        their starts in class time, and a function that gives the profile holding them
+        all (built only when non-type backfilling needs it)."""
         clock = self.clock[c]
         if not mine:
-            return [], profile
+            return [], lambda: profile
         if self.selectors is None:
             return self._place_class_conservatively(profile, c, clock)
         placement = self.selectors[c].select(clock, profile, free, mine)
@@ -254,15 +256,20 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         if not self.compiled:
             for job, start in zip(mine, starts, strict=True):
                 profile.reserve(start, start + job.estimate, self.size(job))
-            return starts, profile
+            return starts, lambda: profile
         sizes = np.array(self.queue_sizes[c], np.int64)
         estimates = np.array([job.estimate for job in mine], np.float64)
-        done = slack_kernel.reserve_all(*slack_kernel.to_arrays(profile),
-                                        np.array(starts, np.float64), sizes, estimates)
-        return starts, slack_kernel.from_arrays(*done)
 
-    def _nontype(self, view: EngineView, piece: Slice, free: int, profile: Profile,
-                 suspended: dict, started: set[int], decisions: list[Decision]) -> int:
+        def placed() -> Profile:
+            done = slack_kernel.reserve_all(*slack_kernel.to_arrays(profile),
+                                            np.array(starts, np.float64), sizes, estimates)
+            return slack_kernel.from_arrays(*done)
+
+        return starts, placed
+
+    def _nontype(self, view: EngineView, piece: Slice, free: int,
+                 placed: Callable[[], Profile], suspended: dict, started: set[int],
+                 decisions: list[Decision]) -> int:
         mode = self.settings.nontype
         if mode == NONTYPE_NONE:
             return free
@@ -284,7 +291,10 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         if mode == NONTYPE_ALL:
             candidates += [(p.job, p.est_left, True) for p in suspended.values()
                            if self.klass(p.job) != c]
+        if not candidates:
+            return free
         candidates.sort(key=lambda item: _arrival(item[0]))
+        profile = placed()
         for job, remaining, paused in candidates:
             size = self.size(job)
             span = min(remaining, left)
@@ -314,8 +324,10 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
                        if start == clock)
         return due
 
-    def _place_class_conservatively(self, profile: Profile, c: int,
-                                    clock: float) -> tuple[list[float], Profile]:
+    def _place_class_conservatively(self, profile: Profile, c: int, clock: float
+                                    ) -> tuple[list[float], Callable[[], Profile]]:
+        """Class ``c``'s waiting jobs at their earliest slots in arrival order: their
+        starts, and a function that gives the profile holding them all."""
         jobs = self.queues[c]
         if not self.compiled:
             starts = []
@@ -324,12 +336,12 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
                 start = profile.earliest(size, job.estimate, clock)
                 profile.reserve(start, start + job.estimate, size)
                 starts.append(start)
-            return starts, profile
+            return starts, lambda: profile
         sizes = np.array(self.queue_sizes[c], np.int64)
         estimates = np.array([job.estimate for job in jobs], np.float64)
         placed, *done = slack_kernel.place_queue(*slack_kernel.to_arrays(profile), sizes,
                                                  estimates, clock)
-        return placed.tolist(), slack_kernel.from_arrays(*done)
+        return placed.tolist(), lambda: slack_kernel.from_arrays(*done)
 
     def _own_jobs_profile(self, view: EngineView, c: int) -> Profile:
         """Class ``c``'s profile in its own time, holding its started jobs (running or

@@ -156,14 +156,21 @@ def slack_factor_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
 
 
 def _curves(table: pd.DataFrame, spec: TargetSpec) -> list[tuple[str, pd.DataFrame]]:
-    """One curve per policy and goal."""
+    """One curve per policy and goal, and per workload unless the workload is the x."""
+    by_workload = spec.x != "aarr" and "aarr" in table and table["aarr"].nunique() > 1
+    workloads = sorted(table["aarr"].unique()) if by_workload else [None]
     out = []
-    for policy in spec.policies:
-        rows = select(table, {"policy": policy})
-        goals = sorted({g for g in rows.get("goal", []) if isinstance(g, str)})
-        for goal in goals or [None]:
-            part = rows if goal is None else rows[rows["goal"] == goal]
-            out.append((spec.show(policy) + (f" {goal}" if goal else ""), part))
+    for aarr in workloads:
+        for policy in spec.policies:
+            rows = select(table, {"policy": policy} if aarr is None else
+                          {"policy": policy, "aarr": aarr})
+            goals = sorted({g for g in rows.get("goal", []) if isinstance(g, str)})
+            for goal in goals or [None]:
+                part = rows if goal is None else rows[rows["goal"] == goal]
+                name = spec.show(policy) + (f" {goal}" if goal else "")
+                if aarr is not None:
+                    name += f", {WORKLOAD_NAMES.get(float(aarr), '')} (aarr {aarr:g})"
+                out.append((name, part))
     return out
 
 
