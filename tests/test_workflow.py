@@ -37,10 +37,12 @@ GOAL_TARGETS = GOAL_LOG_TARGETS if HPC2N.is_file() else ()
 # Claims of targets the .test config leaves off are rows too (not checkable).
 GOAL_OFF = ("GOAL-F6", "GOAL-F3L", "GOAL-F4L", "GOAL-F6L")
 IHAP_TARGETS = ("IHAP-F1", "IHAP-F2", "IHAP-F3")
-TARGETS = (*HRF_TARGETS, *TRACE_TARGETS, *LOS_TARGETS, *GOAL_TARGETS, *IHAP_TARGETS)
+SLACK_TARGETS = ("SLACK-F6", "SLACK-F9", "SLACK-F11", "SLACK-F15", "SLACK-T4", "SLACK-F17")
+TARGETS = (*HRF_TARGETS, *TRACE_TARGETS, *LOS_TARGETS, *GOAL_TARGETS, *IHAP_TARGETS,
+           *SLACK_TARGETS)
 # Targets with registered claims (LOS-CS20 only feeds the C_s of LOS-F7 and LOS-F9).
 CLAIM_TARGETS = ({*HRF_TARGETS, "LOS-F1", *LOS_TARGETS, *GOAL_LOG_TARGETS, *GOAL_TARGETS,
-                  *GOAL_OFF, *IHAP_TARGETS} - {"LOS-CS20"})
+                  *GOAL_OFF, *IHAP_TARGETS, *SLACK_TARGETS} - {"LOS-CS20"})
 LOGS = ("SDSC-SP2", "KTH-SP2", "HPC2N", "SDSC-BLUE", "LLNL-Thunder", "LLNL-Atlas")
 COPIED = ("Snakefile", "workflow", "profiles/default", "config", ".test/config", "src")
 
@@ -176,6 +178,21 @@ def test_claims_table(workdir: Path) -> None:
     assert (los[los["claim_id"].str.endswith("-magnitude")]["paper_value"] != "").all()
     ihap = result[result["target"].str.startswith("IHAP")]
     assert len(ihap) == 13 and (ihap["verdict"] != "not checkable").all()
+    slack = result[result["target"].str.startswith("SLACK")]
+    assert len(slack) == 13 and (slack["verdict"] != "not checkable").all()
+
+
+def test_slack_rows_carry_class_metrics_and_fairness(workdir: Path) -> None:
+    """Every SLACK-F9 run has relative response per class; the slack policies' rows also
+    count unfair and preferential jobs, the conservative ones leave them empty."""
+    seeds = pd.read_csv(workdir / "results" / "tables" / "SLACK-F9.seeds.csv")
+    assert set(seeds["policy"]) == {"scojo-conservative", "scojo-slack", "conservative",
+                                    "slack-backfill"}
+    assert seeds[["RR_long", "RR_medium", "RR_all", "RR60_all"]].notna().all().all()
+    slack = seeds["policy"].isin(["scojo-slack", "slack-backfill"])
+    assert seeds.loc[slack, "preferential"].notna().all()
+    assert seeds.loc[~slack, "preferential"].isna().all()
+    assert set(seeds.loc[slack, "goal"]) == {"G1", "G2"}
 
 
 def test_ihap_tables_flag_imprecise_points(workdir: Path) -> None:
@@ -339,8 +356,10 @@ def test_full_config_plan_matches_the_documented_granularity() -> None:
     plan = build_plan(config, base=ROOT)
     # HRF; LOS (tests/test_experiments_los.py); LOS-F9 and F10 again with a one-day lead
     # time; GOAL's synthetic months (one per seed; its HPC2N months read the log); IHAP's
-    # 19 points (9 utilizations, 5 more CVa, 5 more CVs), again under eq. 9 in BPUs
-    assert len(plan.workloads) == 3 * 20 + 7 * 6 * 20 + 2 * 6 * 20 + 5 + 2 * 19
+    # 19 points (9 utilizations, 5 more CVa, 5 more CVs), again under eq. 9 in BPUs;
+    # SLACK's 5 workloads x 11 seeds, again with arar 1.0225
+    assert len(plan.workloads) == (3 * 20 + 7 * 6 * 20 + 2 * 6 * 20 + 5 + 2 * 19
+                                   + 2 * 5 * 11)
     assert {t: len(r) for t, r in plan.inputs_of.items()
             if t.startswith("HRF") and "@" not in t} == {
         "HRF-T1": 0, "HRF-F5": 2 * 3 * 8, "HRF-F6": 2 * 3 * 10, "HRF-F7": 8 * 3 * 8}
