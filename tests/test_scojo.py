@@ -3,6 +3,8 @@ calendar, and invariants of sliced schedules."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -130,3 +132,37 @@ def test_relative_response_per_class() -> None:
     assert relative_response(schedule, 60.0)[1] == pytest.approx(5 / 60)
     means = mean_by_group(ratios, classes)
     assert means == pytest.approx({"long": 1.45, "short": 0.5, "all": (1.45 + 0.5) / 2})
+
+
+@st.composite
+def busy_workloads(draw: st.DrawFn) -> list[Job]:
+    """Many jobs arriving close together: queues in every class, slots inside slices."""
+    out, submit = [], 0.0
+    for number in range(1, draw(st.integers(5, 30)) + 1):
+        submit += draw(st.sampled_from([0, 10, 60, 300]))
+        runtime = draw(st.sampled_from([50, 200, 500, 900, 2_000, 5_000, 12_000]))
+        out.append(job(number, submit, draw(st.integers(1, 8)), float(runtime)))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(jobs=busy_workloads(), nontype=st.sampled_from(["all", "short", "none"]))
+def test_conservative_never_moves_a_reservation_later(jobs: list[Job], nontype: str) -> None:
+    """Scojo-PECT with conservative backfilling: a waiting job's slot in its class's
+    virtual machine (class time) never moves later from one scheduling call to the next
+    (exact estimates), whatever non-type backfilling starts in between."""
+    policy = make_policy("scojo-conservative", {"nontype": nontype}, MACHINE)
+    planned: dict[int, list[float]] = {}
+    place = policy._place_class
+
+    def recording(c, profile, free, mine):  # type: ignore[no-untyped-def]
+        starts, placed = place(c, profile, free, mine)
+        for job_, start in zip(mine, starts, strict=True):
+            planned.setdefault(job_.index, []).append(start)
+        return starts, placed
+
+    policy._place_class = recording  # type: ignore[method-assign]
+    simulate(jobs, MACHINE, policy, check=True)
+    for index, slots in planned.items():
+        later = [(a, b) for a, b in itertools.pairwise(slots) if b > a + 1e-6]
+        assert not later, (index, slots)

@@ -86,6 +86,8 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         self.queues: list[list[Job]] = [[], [], []]  # the waiting jobs of each class
         self.queue_sizes: list[list[int]] = [[], [], []]  # and their sizes
         self.class_of: dict[int, int] = {}
+        # conservative selection: each class's reservations (class time) of waiting jobs
+        self.reservations: list[dict[int, float]] = [{}, {}, {}]
         self.started: dict[int, float] = {}  # job index -> its start, in its class's time
         self.has_short: dict[int, bool] = {}
         self._slices: dict[int, list[Slice]] = {}
@@ -326,22 +328,29 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
 
     def _place_class_conservatively(self, profile: Profile, c: int, clock: float
                                     ) -> tuple[list[float], Callable[[], Profile]]:
-        """Class ``c``'s waiting jobs at their earliest slots in arrival order: their
-        starts, and a function that gives the profile holding them all."""
+        """Class ``c``'s waiting jobs by conservative backfilling in class time, keeping
+        their reservations (a slot never moves later; a job that left the queue out of
+        turn, by non-type backfilling, frees its slot): their starts, and a function that
+        gives the profile holding them all."""
         jobs = self.queues[c]
+        held = self.reservations[c]
+        previous = [held.get(job.index, math.nan) for job in jobs]
+        previous = [math.nan if slot < clock else slot for slot in previous]
         if not self.compiled:
-            starts = []
-            for job in jobs:
-                size = self.size(job)
-                start = profile.earliest(size, job.estimate, clock)
-                profile.reserve(start, start + job.estimate, size)
-                starts.append(start)
-            return starts, lambda: profile
-        sizes = np.array(self.queue_sizes[c], np.int64)
-        estimates = np.array([job.estimate for job in jobs], np.float64)
-        placed, *done = slack_kernel.place_queue(*slack_kernel.to_arrays(profile), sizes,
-                                                 estimates, clock)
-        return placed.tolist(), lambda: slack_kernel.from_arrays(*done)
+            starts, placed = _compress(profile, jobs, self.queue_sizes[c], previous, clock)
+        else:
+            sizes = np.array(self.queue_sizes[c], np.int64)
+            estimates = np.array([job.estimate for job in jobs], np.float64)
+            arrays = slack_kernel.to_arrays(profile)
+            found, *done, fitted = slack_kernel.compress_queue(
+                *arrays, sizes, estimates, np.array(previous, np.float64), clock)
+            if not fitted:
+                found, *done = slack_kernel.place_queue(*arrays, sizes, estimates, clock)
+            starts = found.tolist()
+            placed = slack_kernel.from_arrays(*done)
+        self.reservations[c] = {job.index: start for job, start in zip(jobs, starts,
+                                                                       strict=True)}
+        return starts, lambda: placed
 
     def _own_jobs_profile(self, view: EngineView, c: int) -> Profile:
         """Class ``c``'s profile in its own time, holding its started jobs (running or
@@ -359,6 +368,26 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
     def _short_pending(self, view: EngineView) -> bool:
         return (any(self.klass(job) == SHORT for job in self.queue)
                 or any(self.klass(p.job) == SHORT for p in view.suspended.values()))
+
+
+def _compress(profile: Profile, jobs: list[Job], sizes: list[int], previous: list[float],
+              clock: float) -> tuple[list[float], Profile]:
+    """``slack_kernel.compress_queue`` on a ``Profile`` (the pure-Python reference)."""
+    work = profile.copy()
+    for job, size, slot in zip(jobs, sizes, previous, strict=True):
+        if not math.isnan(slot):
+            work.reserve(slot, slot + job.estimate, size)
+    if min(work.free) < 0:  # the held reservations do not fit: place from scratch
+        work = profile
+        previous = [math.nan] * len(jobs)
+    starts = []
+    for job, size, slot in zip(jobs, sizes, previous, strict=True):
+        if not math.isnan(slot):
+            work.reserve(slot, slot + job.estimate, -size)
+        start = work.earliest(size, job.estimate, clock)
+        work.reserve(start, start + job.estimate, size)
+        starts.append(start)
+    return starts, work
 
 
 @dataclass(frozen=True)

@@ -95,6 +95,33 @@ def place_queue(times, free, n, sizes, estimates, not_before):
 
 
 @njit(cache=True)
+def compress_queue(times, free, n, sizes, estimates, previous, not_before):
+    """Conservative backfilling that keeps reservations: every job with a reservation
+    (``previous``, NaN: none) holds it, then in queue order each job gives its slot back
+    and takes its earliest one, which is never later; jobs without one are placed at
+    their earliest slot. (starts, final profile, whether the held reservations fitted;
+    when they do not, nothing is placed.)"""
+    m = len(sizes)
+    work_times, work_free = _grown(times, free, n, 4 * m + 2)
+    starts = np.empty(m, np.float64)
+    for p in range(m):
+        if not np.isnan(previous[p]):
+            n = _reserve(work_times, work_free, n, previous[p], previous[p] + estimates[p],
+                         sizes[p])
+    for i in range(n):
+        if work_free[i] < 0:
+            return starts, work_times, work_free, n, False
+    for p in range(m):
+        if not np.isnan(previous[p]):
+            n = _reserve(work_times, work_free, n, previous[p], previous[p] + estimates[p],
+                         -sizes[p])
+        start = _earliest(work_times, work_free, n, sizes[p], estimates[p], not_before)
+        n = _reserve(work_times, work_free, n, start, start + estimates[p], sizes[p])
+        starts[p] = start
+    return starts, work_times, work_free, n, True
+
+
+@njit(cache=True)
 def reserve_all(times, free, n, starts, sizes, estimates):
     """The profile with every job reserved at its given start."""
     m = len(sizes)
