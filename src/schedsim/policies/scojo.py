@@ -86,8 +86,9 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         self.queues: list[list[Job]] = [[], [], []]  # the waiting jobs of each class
         self.queue_sizes: list[list[int]] = [[], [], []]  # and their sizes
         self.class_of: dict[int, int] = {}
-        # conservative selection: each class's reservations (class time) of waiting jobs
-        self.reservations: list[dict[int, float]] = [{}, {}, {}]
+        # conservative selection: each waiting job's reservation in its class's time (NaN:
+        # none yet), in queue order
+        self.queue_slots: list[list[float]] = [[], [], []]
         self.started: dict[int, float] = {}  # job index -> its start, in its class's time
         self.has_short: dict[int, bool] = {}
         self._slices: dict[int, list[Slice]] = {}
@@ -134,6 +135,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
             self.selectors[c].admit(job, base, self.queues[c], self.clock[c])
         self.queues[self.klass(job)].append(job)
         self.queue_sizes[self.klass(job)].append(self.size(job))
+        self.queue_slots[self.klass(job)].append(math.nan)
         super().submit(job, view)
 
     # -- the calendar -------------------------------------------------------------------
@@ -241,6 +243,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
                 if len(kept) < len(queue):
                     self.queues[c] = [queue[k] for k in kept]
                     self.queue_sizes[c] = [self.queue_sizes[c][k] for k in kept]
+                    self.queue_slots[c] = [self.queue_slots[c][k] for k in kept]
         return free
 
     def _place_class(self, c: int, profile: Profile, free: int,
@@ -333,24 +336,21 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         turn, by non-type backfilling, frees its slot): their starts, and a function that
         gives the profile holding them all."""
         jobs = self.queues[c]
-        held = self.reservations[c]
-        previous = [held.get(job.index, math.nan) for job in jobs]
-        previous = [math.nan if slot < clock else slot for slot in previous]
+        previous = self.queue_slots[c]
         if not self.compiled:
             starts, placed = _compress(profile, jobs, self.queue_sizes[c], previous, clock)
-        else:
-            sizes = np.array(self.queue_sizes[c], np.int64)
-            estimates = np.array([job.estimate for job in jobs], np.float64)
-            arrays = slack_kernel.to_arrays(profile)
-            found, *done, fitted = slack_kernel.compress_queue(
-                *arrays, sizes, estimates, np.array(previous, np.float64), clock)
-            if not fitted:
-                found, *done = slack_kernel.place_queue(*arrays, sizes, estimates, clock)
-            starts = found.tolist()
-            placed = slack_kernel.from_arrays(*done)
-        self.reservations[c] = {job.index: start for job, start in zip(jobs, starts,
-                                                                       strict=True)}
-        return starts, lambda: placed
+            self.queue_slots[c] = starts
+            return starts, lambda: placed
+        sizes = np.array(self.queue_sizes[c], np.int64)
+        estimates = np.array([job.estimate for job in jobs], np.float64)
+        arrays = slack_kernel.to_arrays(profile)
+        found, *done, fitted = slack_kernel.compress_queue(
+            *arrays, sizes, estimates, np.array(previous, np.float64), clock)
+        if not fitted:
+            found, *done = slack_kernel.place_queue(*arrays, sizes, estimates, clock)
+        starts = found.tolist()
+        self.queue_slots[c] = starts
+        return starts, lambda: slack_kernel.from_arrays(*done)
 
     def _own_jobs_profile(self, view: EngineView, c: int) -> Profile:
         """Class ``c``'s profile in its own time, holding its started jobs (running or
@@ -374,6 +374,7 @@ def _compress(profile: Profile, jobs: list[Job], sizes: list[int], previous: lis
               clock: float) -> tuple[list[float], Profile]:
     """``slack_kernel.compress_queue`` on a ``Profile`` (the pure-Python reference)."""
     work = profile.copy()
+    previous = [math.nan if slot < clock else slot for slot in previous]  # NaN: none
     for job, size, slot in zip(jobs, sizes, previous, strict=True):
         if not math.isnan(slot):
             work.reserve(slot, slot + job.estimate, size)

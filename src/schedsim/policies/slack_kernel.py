@@ -97,13 +97,17 @@ def place_queue(times, free, n, sizes, estimates, not_before):
 @njit(cache=True)
 def compress_queue(times, free, n, sizes, estimates, previous, not_before):
     """Conservative backfilling that keeps reservations: every job with a reservation
-    (``previous``, NaN: none) holds it, then in queue order each job gives its slot back
-    and takes its earliest one, which is never later; jobs without one are placed at
-    their earliest slot. (starts, final profile, whether the held reservations fitted;
-    when they do not, nothing is placed.)"""
+    (``previous``; NaN or earlier than ``not_before``: none) holds it, then in queue order
+    each job gives its slot back and takes its earliest one, which is never later; jobs
+    without one are placed at their earliest slot. (starts, final profile, whether the
+    held reservations fitted; when they do not, nothing is placed.)"""
     m = len(sizes)
     work_times, work_free = _grown(times, free, n, 4 * m + 2)
     starts = np.empty(m, np.float64)
+    previous = previous.copy()
+    for p in range(m):
+        if previous[p] < not_before:  # a slot in the past is no reservation
+            previous[p] = np.nan
     for p in range(m):
         if not np.isnan(previous[p]):
             n = _reserve(work_times, work_free, n, previous[p], previous[p] + estimates[p],
