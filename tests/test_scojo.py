@@ -24,8 +24,15 @@ def job(number: int, submit: float, procs: int, runtime: float) -> Job:
 
 def run(jobs: list[Job], policy_name: str = "scojo-conservative",
         **params: object):  # type: ignore[no-untyped-def]
+    """The engine's run (its policy keeps the calendar for inspection), checked equal to
+    the compiled whole run."""
     policy = make_policy(policy_name, params, MACHINE)
-    return simulate(jobs, MACHINE, policy, check=True), policy
+    policy.whole_run = False
+    schedule = simulate(jobs, MACHINE, policy, check=True)
+    whole = simulate(jobs, MACHINE, make_policy(policy_name, params, MACHINE), check=True)
+    assert (whole.start, whole.end, whole.split) == (schedule.start, schedule.end,
+                                                     schedule.split)
+    return schedule, policy
 
 
 @pytest.mark.parametrize("nontype, end, segments", [("none", 10_440.0, 3), ("all", 7_200.0, 4)])
@@ -81,6 +88,7 @@ def test_sliced_schedules(jobs: list[Job], nontype: str, name: str) -> None:
     slack selection, no job starts after submit + F_slack (FST - submit) in its class's
     time."""
     policy = make_policy(name, {"nontype": nontype}, MACHINE)
+    policy.whole_run = False  # the test watches the scheduling calls
     started_at: dict[int, float] = {}  # job -> its class's clock when it started
     schedule_call = policy.schedule
 
@@ -152,6 +160,7 @@ def test_conservative_never_moves_a_reservation_later(jobs: list[Job], nontype: 
     virtual machine (class time) never moves later from one scheduling call to the next
     (exact estimates), whatever non-type backfilling starts in between."""
     policy = make_policy("scojo-conservative", {"nontype": nontype}, MACHINE)
+    policy.whole_run = False  # the test watches the scheduling calls
     planned: dict[int, list[float]] = {}
     place = policy._place_class
 

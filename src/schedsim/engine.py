@@ -837,6 +837,18 @@ def simulate(
     ``load_model``: background loads (see :mod:`schedsim.loadmodel`).
     ``stop_when_started``: positions in ``jobs``; stop once all of them started
     (the GOAL paper's monthly evaluation reads only those jobs).
+
+    A policy with a ``simulate_whole(jobs)`` method may run the whole simulation itself
+    (a compiled loop giving the engine's schedule, tested equal); it returns None for a
+    run it does not model, which then goes through the engine.
     """
+    whole = getattr(policy, "simulate_whole", None)
+    if (whole is not None and not changes and load_model is None
+            and stop_when_started is None):
+        schedule = whole(jobs)
+        if schedule is not None:
+            if check:
+                validate_schedule(schedule)
+            return schedule
     engine = Engine(machine, policy, check=check, load_model=load_model)
     return engine.run(jobs, changes, stop_when_started=stop_when_started)

@@ -23,19 +23,20 @@ counted rather than identified ("restarted on the same resources"), ``nontype``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from schedsim.engine import Decision, EngineView, Resume, Start, Suspend, WakeUp
-from schedsim.jobs import Job
+from schedsim.jobs import BATCH, Job
 from schedsim.machine import Machine
 from schedsim.policies import slack_kernel
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import register_policy, setting
 from schedsim.policies.slack import SlackSelector, SlackSettings, fairness_statistics
+from schedsim.schedule import Schedule
 
 SHORT, MEDIUM, LONG = 0, 1, 2
 CLASS_NAMES = ("short", "medium", "long")
@@ -79,10 +80,11 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
     """Scojo-PECT with conservative backfilling inside every class (module docstring)."""
 
     def __init__(self, settings: ScojoSettings, machine: Machine,
-                 compiled: bool = True) -> None:
+                 compiled: bool = True, whole_run: bool = True) -> None:
         super().__init__(settings, machine)
         self.capacity = machine.partitions[0]
         self.compiled = compiled  # False: pure-Python placement (the tests' reference)
+        self.whole_run = whole_run and compiled  # False: the engine calls ``schedule``
         self.queues: list[list[Job]] = [[], [], []]  # the waiting jobs of each class
         self.queue_sizes: list[list[int]] = [[], [], []]  # and their sizes
         self.class_of: dict[int, int] = {}
@@ -102,6 +104,22 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
 
     def size(self, job: Job) -> int:
         return self.machine.round_up(job.procs)
+
+    def simulate_whole(self, jobs: Sequence[Job]) -> Schedule | None:
+        """The whole run compiled (``scojo_kernel``: the engine's schedule, tested equal),
+        or None where the kernel does not model the run: jobs that are not rigid or are
+        dedicated, several partitions, processor speeds, a job wider than the machine."""
+        machine = self.machine
+        if (not self.whole_run or self.queue or len(machine.partitions) > 1
+                or machine.speeds or not jobs):
+            return None
+        for job in jobs:
+            if (job.speedup is not None or job.work is not None or job.kind != BATCH
+                    or self.size(job) > self.capacity or self.size(job) <= 0):
+                return None
+        from schedsim.policies.scojo_kernel import simulate_scojo
+
+        return simulate_scojo(jobs, self)
 
     def run_statistics(self) -> dict[str, float]:
         """With slack selection: fairness counts in class time and search effort."""
