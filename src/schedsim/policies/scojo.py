@@ -29,13 +29,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from schedsim.engine import Decision, EngineView, Resume, Start, Suspend, WakeUp
-from schedsim.jobs import BATCH, Job
+from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.policies import slack_kernel
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import register_policy, setting
-from schedsim.policies.slack import SlackSelector, SlackSettings, fairness_statistics
+from schedsim.policies.slack import (
+    SlackSelector,
+    SlackSettings,
+    fairness_statistics,
+    whole_run_models,
+)
 from schedsim.schedule import Schedule
 
 SHORT, MEDIUM, LONG = 0, 1, 2
@@ -106,18 +111,13 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         return self.machine.round_up(job.procs)
 
     def simulate_whole(self, jobs: Sequence[Job]) -> Schedule | None:
-        """The whole run compiled (``scojo_kernel``: the engine's schedule, tested equal),
-        or None where the kernel does not model the run: jobs that are not rigid or are
-        dedicated, several partitions, processor speeds, a job wider than the machine."""
-        machine = self.machine
-        if (not self.whole_run or self.queue or len(machine.partitions) > 1
-                or machine.speeds or not jobs):
+        """The whole run compiled (``slack_whole.scojo_run``: the engine's schedule, tested
+        equal), or None where it does not model the run (``slack.whole_run_models``)."""
+        if not self.whole_run or self.queue:
             return None
-        for job in jobs:
-            if (job.speedup is not None or job.work is not None or job.kind != BATCH
-                    or self.size(job) > self.capacity or self.size(job) <= 0):
-                return None
-        from schedsim.policies.scojo_kernel import simulate_scojo
+        if not whole_run_models(jobs, self.machine, self.size):
+            return None
+        from schedsim.policies.slack_whole import simulate_scojo
 
         return simulate_scojo(jobs, self)
 

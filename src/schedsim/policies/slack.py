@@ -26,18 +26,19 @@ Open points (docs/deviations-slack.md): ``fst``, the absolute bound, ``max_nodes
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from schedsim.engine import Decision, EngineView, Start, WakeUp
-from schedsim.jobs import Job
+from schedsim.jobs import BATCH, Job
 from schedsim.machine import Machine
 from schedsim.policies import slack_kernel
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import register_policy, setting
+from schedsim.schedule import Schedule
 
 G1, G2 = "G1", "G2"
 FST_FCFS, FST_CONSERVATIVE = "fcfs", "conservative"
@@ -104,6 +105,16 @@ def fairness_statistics(selectors: list[SlackSelector],
             "preferential_mean_s": math.fsum(early) / len(early) if early else 0.0,
             "nodes_per_call": sum(s.nodes for s in selectors) / calls if calls else 0.0,
             "bound_hits": float(sum(selector.bound_hits for selector in selectors))}
+
+
+def whole_run_models(jobs: Sequence[Job], machine: Machine, size: Callable[[Job], int]) -> bool:
+    """Whether a compiled whole run (``slack_whole``) models ``jobs`` on ``machine``: rigid
+    batch jobs, none wider than the machine, one partition, processors of speed 1."""
+    if len(machine.partitions) > 1 or machine.speeds or not jobs:
+        return False
+    capacity = machine.partitions[0]
+    return all(job.speedup is None and job.work is None and job.kind == BATCH
+               and 0 < size(job) <= capacity for job in jobs)
 
 
 FAIRNESS_TOLERANCE = 1e-6  # seconds: starts within this of the FST count as fair
@@ -297,11 +308,25 @@ class SlackSelector:
 class SlackBackfill(QueuePolicy[SlackSettings]):
     """Slack-based fair backfilling on a plain machine, in real time (module docstring)."""
 
-    def __init__(self, settings: SlackSettings, machine: Machine) -> None:
+    def __init__(self, settings: SlackSettings, machine: Machine,
+                 whole_run: bool = True) -> None:
         super().__init__(settings, machine)
         self.selector = SlackSelector(settings, self.size, machine.partitions[0])
         self.wake_at = -math.inf
         self.started: dict[int, float] = {}  # job index -> its start
+        self.whole_run = whole_run  # False: the engine calls ``schedule``
+
+    def simulate_whole(self, jobs: Sequence[Job]) -> Schedule | None:
+        """The whole run compiled (``slack_whole.plain_run``: the engine's schedule, tested
+        equal), or None where it does not model the run (as ``ScojoPECT.simulate_whole``)
+        or the selector is the pure-Python reference."""
+        if not (self.whole_run and self.selector.compiled) or self.queue:
+            return None
+        if not whole_run_models(jobs, self.machine, self.size):
+            return None
+        from schedsim.policies.slack_whole import simulate_plain
+
+        return simulate_plain(jobs, self)
 
     def run_statistics(self) -> dict[str, float]:
         """Fairness counts and search effort of the run (``fairness_statistics``)."""
@@ -324,15 +349,21 @@ class SlackBackfill(QueuePolicy[SlackSettings]):
                                          self.queue)
         decisions: list[Decision] = []
         keep = []
+        free = view.free[0]
         for job in self.queue:
-            if placement[job.index] <= now:
+            # a slot at now may not fit: jobs of estimate 0 reserve nothing, and a job
+            # running past its estimate holds processors the profile shows free; the job
+            # then waits for the completion that frees them (an instant of its own)
+            if placement[job.index] <= now and self.size(job) <= free:
                 decisions.append(Start(job, self.size(job)))
                 self.started[job.index] = now
+                free -= self.size(job)
             else:
                 keep.append(job)
         self.queue = keep
-        if keep:
-            earliest = min(placement[job.index] for job in keep)
+        later = [placement[job.index] for job in keep if placement[job.index] > now]
+        if later:
+            earliest = min(later)
             if self.wake_at <= now or earliest < self.wake_at:
                 self.wake_at = earliest
                 decisions.append(WakeUp(earliest))

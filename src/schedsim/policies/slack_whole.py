@@ -1,4 +1,6 @@
-"""A whole Scojo-PECT run compiled with numba (``schedsim.policies.scojo``).
+"""Whole runs of the SLACK policies compiled with numba: Scojo-PECT
+(``schedsim.policies.scojo``) and slack-based backfilling on the plain machine
+(``schedsim.policies.slack``).
 
 The engine with :class:`~schedsim.policies.scojo.ScojoPECT` calls the policy about four
 times per job (arrivals, completions and the slice boundaries of the hourly calendar), and
@@ -8,14 +10,16 @@ instants (completions, then arrivals, then due wake-ups, then one scheduling cal
 instant is also made by a completion entry that became stale when its job was
 suspended), its suspension and resumption arithmetic, and the policy's calendar, class
 clocks, conservative or slack selection per class and non-type backfilling, with the
-same floating-point operations in the same order. ``tests/test_scojo_kernel.py``
+same floating-point operations in the same order. ``tests/test_slack_whole.py``
 requires the schedule (every start, end and segment) and the fairness statistics to be
-equal to the engine's on hypothesis workloads for every setting.
+equal to the engine's on hypothesis workloads for every setting. The plain machine's
+loop is the same without the calendar: fair start time at every arrival, one selection
+per instant, a wake-up at the earliest reserved start.
 
 Jobs are numbered in arrival order (submit time, then workload order) inside the kernel;
 the wrapper maps them back. Only rigid jobs on one partition of processors of speed 1,
-without elastic commands or a load model, are run here (``ScojoPECT.simulate_whole``
-falls back to the engine otherwise).
+without elastic commands or a load model, are run here (the policies' ``simulate_whole``
+fall back to the engine otherwise).
 """
 
 from __future__ import annotations
@@ -41,8 +45,9 @@ from schedsim.schedule import Schedule, SimulationError
 
 if TYPE_CHECKING:
     from schedsim.jobs import Job
+    from schedsim.machine import Machine
     from schedsim.policies.scojo import ScojoPECT
-    from schedsim.policies.slack import SlackSettings
+    from schedsim.policies.slack import SlackBackfill, SlackSettings
 
 SHORT, MEDIUM, LONG = 0, 1, 2
 NONTYPE_CODES = {"all": 0, "short": 1, "none": 2}
@@ -183,7 +188,7 @@ def _slack_factor(t_wait, slack_up, slack_down, k1, k2, wait_unit):
 
 # -- the whole run -----------------------------------------------------------------------
 @njit(cache=True)
-def scojo_kernel(submit, runtime, estimate, size, klass, capacity, interval, short_slice,
+def scojo_run(submit, runtime, estimate, size, klass, capacity, interval, short_slice,
                  medium_share, nontype, slack, fst_fcfs, slack_up, slack_down,
                  slack_minimal, k1, k2, wait_unit, lookahead, goal_g1, max_nodes):
     """Run the jobs (in arrival order). Returns first start, last end, the segments of the
@@ -565,50 +570,202 @@ def _select_slack(times, free, n, now, capacity, free_now, mine, size, estimate,
     return starts, found_nodes, 1 if hit else 0
 
 
+@njit(cache=True)
+def plain_run(submit, runtime, estimate, size, capacity, fst_fcfs, slack_up, slack_down,
+              slack_minimal, k1, k2, wait_unit, lookahead, goal_g1, max_nodes):
+    """``SlackBackfill`` under the engine, in arrival order: (start, end, fair start,
+    calls, nodes, calls max_nodes stopped, state)."""
+    n = submit.shape[0]
+    state = np.zeros(n, np.int8)
+    start = np.full(n, np.nan)
+    end = np.full(n, np.nan)
+    est_end = np.zeros(n)
+    running = np.empty(n, np.int64)
+    n_running = 0
+    queue = np.empty(n, np.int64)
+    length = 0
+    free = capacity
+    heap_time = np.empty(1024, np.float64)
+    heap_kind = np.empty(1024, np.int8)
+    heap_size = 0
+    next_arrival = 0
+    wake_at = -np.inf
+    fair = np.full(n, np.nan)
+    submitted = np.zeros(n)
+    full_slack = np.zeros(n)
+    ends = np.empty(n, np.float64)
+    end_procs = np.empty(n, np.int64)
+    calls = 0
+    nodes = 0
+    hits = 0
+    while True:
+        now = np.inf
+        if heap_size > 0:
+            now = heap_time[0]
+        if next_arrival < n and submit[next_arrival] < now:
+            now = submit[next_arrival]
+        if now == np.inf:
+            break
+        wake_due = False
+        while heap_size > 0 and heap_time[0] == now:
+            kind, heap_size = _pop(heap_time, heap_kind, heap_size)
+            if kind == _WAKE:
+                wake_due = True
+        r = 0
+        while r < n_running:
+            job = running[r]
+            if end[job] == now:
+                state[job] = _DONE
+                free += size[job]
+                n_running -= 1
+                for q in range(r, n_running):
+                    running[q] = running[q + 1]
+            else:
+                r += 1
+        while next_arrival < n and submit[next_arrival] == now:
+            job = next_arrival
+            next_arrival += 1
+            state[job] = _WAITING
+            times, frees, steps = _running_profile(now, capacity, est_end, size, running,
+                                                   n_running, ends, end_procs)
+            mine = queue[:length]
+            fair[job] = fair_start(times, frees, steps, size[mine], estimate[mine], now,
+                                   size[job], estimate[job], fst_fcfs)
+            submitted[job] = now
+            full_slack[job] = _slack_factor(fair[job] - now, slack_up, slack_down, k1, k2,
+                                            wait_unit)
+            queue[length] = job
+            length += 1
+        if length == 0 and not wake_due:
+            continue
+        times, frees, steps = _running_profile(now, capacity, est_end, size, running,
+                                               n_running, ends, end_procs)
+        calls += 1
+        mine = queue[:length].copy()
+        starts, found_nodes, hit = _select_slack(
+            times, frees, steps, now, capacity, free, mine, size, estimate, submitted, fair,
+            full_slack, slack_minimal, lookahead, goal_g1, max_nodes)
+        nodes += found_nodes
+        hits += hit
+        kept = 0
+        earliest = np.inf
+        for q in range(length):
+            job = mine[q]
+            if starts[q] <= now and size[job] <= free:
+                free = _start(job, now, free, size, runtime, estimate, state, start, end,
+                              est_end, running, n_running)
+                n_running += 1
+                heap_time, heap_kind, heap_size = _push(heap_time, heap_kind, heap_size,
+                                                        end[job], _COMPLETION)
+            else:
+                queue[kept] = job
+                kept += 1
+                if starts[q] > now:
+                    earliest = min(earliest, starts[q])
+        length = kept
+        if earliest < np.inf and (wake_at <= now or earliest < wake_at):
+            wake_at = earliest
+            heap_time, heap_kind, heap_size = _push(heap_time, heap_kind, heap_size,
+                                                    earliest, _WAKE)
+    return start, end, fair, calls, nodes, hits, state
+
+
+@njit(cache=True)
+def _running_profile(now, capacity, est_end, size, running, n_running, ends, end_procs):
+    """``SlackBackfill._running_profile``: the running jobs until their estimated ends."""
+    for r in range(n_running):
+        job = running[r]
+        ends[r] = max(est_end[job], now)
+        end_procs[r] = size[job]
+    return _holding(now, capacity, ends, end_procs, n_running)
+
+
+def simulate_plain(jobs: Sequence[Job], policy: SlackBackfill) -> Schedule:
+    """The schedule the engine gives for ``policy`` (slack-based backfilling on the plain
+    machine) on ``jobs``; the selector's fair start times and counts and the policy's
+    starts are left as a run through the engine leaves them."""
+    from schedsim.policies.slack import FST_FCFS, G1
+
+    jobs, arrival, ordered = _in_arrival_order(jobs)
+    settings = policy.settings
+    size = np.array([policy.size(job) for job in ordered], np.int64)
+    start, end, fair, calls, nodes, hits, state = plain_run(
+        np.array([job.submit for job in ordered], np.float64),
+        np.array([job.runtime for job in ordered], np.float64),
+        np.array([job.estimate for job in ordered], np.float64), size,
+        policy.machine.partitions[0], settings.fst == FST_FCFS, *_slack_constants(settings),
+        settings.goal == G1, settings.max_nodes)
+    _check_all_ran(state, ordered)
+    back = np.array(arrival, np.int64)
+    selector = policy.selector
+    for index, fst, began in zip(back.tolist(), fair.tolist(), start.tolist(), strict=True):
+        selector.fair_start[index] = fst
+        policy.started[index] = began
+    selector.calls, selector.nodes, selector.bound_hits = int(calls), int(nodes), int(hits)
+    return _schedule(policy.machine, jobs, back, start, end, size, {})
+
+
+def _in_arrival_order(jobs: Sequence[Job]) -> tuple[list[Job], list[int], list[Job]]:
+    """``jobs`` with ``index`` set to their position (as the engine does), the positions in
+    arrival order (submit time, then position), and the jobs in that order."""
+    jobs = list(jobs)
+    for index, job in enumerate(jobs):
+        job.index = index
+    arrival = sorted(range(len(jobs)), key=lambda i: (jobs[i].submit, i))
+    return jobs, arrival, [jobs[i] for i in arrival]
+
+
+def _check_all_ran(state: np.ndarray, ordered: list[Job]) -> None:
+    if (state != _DONE).any():
+        first = int(np.flatnonzero(state != _DONE)[0])
+        raise SimulationError(f"the policy never started {int((state != _DONE).sum())} "
+                              f"job(s), first job id {ordered[first].id}")
+
+
+def _schedule(machine: Machine, jobs: list[Job], back: np.ndarray, start: np.ndarray,
+              end: np.ndarray, size: np.ndarray,
+              split: dict[int, list[tuple[float, float, tuple[int, ...]]]]) -> Schedule:
+    """The ``Schedule`` of kernel results (in arrival order) for ``jobs``."""
+    n = len(jobs)
+    first_start = np.empty(n)
+    last_end = np.empty(n)
+    procs = np.empty(n, np.int64)
+    first_start[back] = start
+    last_end[back] = end
+    procs[back] = size
+    return Schedule(machine, jobs, first_start.tolist(), last_end.tolist(), procs.tolist(),
+                    [0] * n, {}, split, None)
+
+
 def simulate_scojo(jobs: Sequence[Job], policy: ScojoPECT) -> Schedule:
     """The schedule the engine gives for ``policy`` on ``jobs`` (``jobs[i].index`` set to
     ``i``, as the engine does); the policy's fairness statistics are left as a run
     through the engine leaves them."""
     from schedsim.policies.slack import FST_FCFS, G1, SlackSettings
 
-    jobs = list(jobs)
-    for index, job in enumerate(jobs):
-        job.index = index
-    n = len(jobs)
-    arrival = sorted(range(n), key=lambda i: (jobs[i].submit, i))
-    ordered = [jobs[i] for i in arrival]
+    jobs, arrival, ordered = _in_arrival_order(jobs)
     settings = policy.settings
     slack = isinstance(settings, SlackSettings)
     klass = np.array([policy.klass(job) for job in ordered], np.int64)
-    out = scojo_kernel(
+    size = np.array([policy.size(job) for job in ordered], np.int64)
+    out = scojo_run(
         np.array([job.submit for job in ordered], np.float64),
         np.array([job.runtime for job in ordered], np.float64),
-        np.array([job.estimate for job in ordered], np.float64),
-        np.array([policy.size(job) for job in ordered], np.int64), klass, policy.capacity,
-        settings.interval, settings.short_slice, settings.medium_share,
+        np.array([job.estimate for job in ordered], np.float64), size, klass,
+        policy.capacity, settings.interval, settings.short_slice, settings.medium_share,
         NONTYPE_CODES[settings.nontype], slack, slack and settings.fst == FST_FCFS,
         *_slack_constants(settings) if slack else (1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1),
         slack and settings.goal == G1, settings.max_nodes if slack else 1)
     start, end, seg_job, seg_begin, seg_end, fair, started_class, calls, nodes, hits, state = out
-    if (state != _DONE).any():
-        first = int(np.flatnonzero(state != _DONE)[0])
-        raise SimulationError(f"the policy never started {int((state != _DONE).sum())} "
-                              f"job(s), first job id {ordered[first].id}")
+    _check_all_ran(state, ordered)
     back = np.array(arrival, np.int64)  # kernel number -> position in ``jobs``
-    first_start = np.empty(n)
-    last_end = np.empty(n)
-    procs = np.empty(n, np.int64)
-    first_start[back] = start
-    last_end[back] = end
-    procs[back] = [policy.size(job) for job in ordered]
     split: dict[int, list[tuple[float, float, tuple[int, ...]]]] = {}
     for job, begin, finish in zip(back[seg_job].tolist(), seg_begin.tolist(),
                                   seg_end.tolist(), strict=True):
         split.setdefault(job, []).append((begin, finish, ()))
     _leave_statistics(policy, back.tolist(), klass.tolist(), fair.tolist(),
                       started_class.tolist(), calls, nodes, hits)
-    return Schedule(policy.machine, jobs, first_start.tolist(), last_end.tolist(),
-                    procs.tolist(), [0] * n, {}, split, None)
+    return _schedule(policy.machine, jobs, back, start, end, size, split)
 
 
 def _slack_constants(settings: SlackSettings) -> tuple[float, float, float, float, float,
