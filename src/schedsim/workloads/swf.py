@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+import numpy as np
+
 from schedsim.atomic import write_text_atomic
 from schedsim.errors import InputError
 from schedsim.jobs import Job
@@ -182,6 +184,50 @@ def read_swf(path: str | Path, extra_fields: int = 0) -> SwfLog:
     checked for count only and ignored here. Raises InputError naming the file,
     the line and the field for malformed lines.
     """
+    table = read_swf_table(path, extra_fields)
+    columns = table.values.T
+    converted = [columns[i].astype(np.int64).tolist() if i in _INT_FIELDS
+                 else columns[i].tolist() for i in range(N_FIELDS)]
+    records = list(map(SwfRecord, *converted))
+    return SwfLog(table.header, records, table.path, table.line_numbers.tolist(),
+                  table.header_line_numbers)
+
+
+@dataclass
+class SwfTable:
+    """A parsed SWF file in columns: header lines (without ';') and one row of the 18
+    fields per job line (float64; -1 means unknown), with the lines' numbers."""
+
+    header: list[str]
+    values: np.ndarray
+    path: str
+    line_numbers: np.ndarray
+    header_line_numbers: list[int]
+
+    def log(self) -> SwfLog:
+        """The header as an ``SwfLog`` without records (for its header lookups)."""
+        return SwfLog(self.header, [], self.path, [], self.header_line_numbers)
+
+
+def read_swf_table(path: str | Path, extra_fields: int = 0) -> SwfTable:
+    """``read_swf`` in columns: the compiled scan (``swf_scan``), or where it does not
+    decide, the line-by-line reader (the same values, or its error)."""
+    from schedsim.workloads.swf_scan import read_bytes, scan_columns
+
+    raw = read_bytes(path)
+    fields = (N_FIELDS, N_FIELDS + extra_fields) if extra_fields else (N_FIELDS,)
+    scanned = scan_columns(raw, fields, _INT_INDEXES, MAX_VALUE)
+    if scanned is not None:
+        header, header_numbers, values, numbers = scanned
+        return SwfTable(header, values[:, :N_FIELDS], str(path), numbers, header_numbers)
+    log = _read_swf_lines(path, extra_fields)
+    values = np.array(log.records, dtype=np.float64).reshape(len(log.records), N_FIELDS)
+    return SwfTable(log.header, values, log.path, np.array(log.line_numbers, np.int64),
+                    log.header_line_numbers)
+
+
+def _read_swf_lines(path: str | Path, extra_fields: int = 0) -> SwfLog:
+    """``read_swf`` one line and one field at a time (the reference, and the errors)."""
     header: list[str] = []
     records: list[SwfRecord] = []
     numbers: list[int] = []

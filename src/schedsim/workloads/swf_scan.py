@@ -1,0 +1,197 @@
+"""SWF text to columns at compiled speed (``read_swf_columns``).
+
+One numba pass over the file's bytes finds the header lines, the job lines and their
+fields, and converts every field written as a plain decimal number (optional sign, at
+most 15 digits, at most one point: correctly rounded, so the same double as Python's
+``float``). Any other field (an exponent, ``inf``, more digits ...) is converted
+afterwards by Python's ``float``, as the line-by-line reader does. The
+result is then checked column-wise (field counts, finite, at least -1, at most 2^53,
+integral where SWF wants an integer). Text the pass does not model byte for byte the
+way Python reads text (bytes outside ASCII, control characters that ``str.split``
+treats as blanks, a carriage return that is not part of a CRLF) and every check that
+fails go to the line-by-line reader, which gives the same values or the error naming the
+file, the line and the field: the fast path never decides an error message.
+"""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from schedsim.errors import InputError
+
+MAX_FIELDS = 21  # SWF's 18, and the 3 of CWF
+_HEADER, _DATA = 1, 2
+
+
+@njit(cache=True)
+def _is_blank(byte):
+    return byte == 32 or byte == 9 or byte == 11 or byte == 12 or byte == 13
+
+
+@njit(cache=True)
+def _unmodelled(raw, i, n):
+    """A byte outside ASCII, a control character other than the blanks and the newline,
+    or a carriage return that does not end a CRLF."""
+    byte = raw[i]
+    if byte >= 128:
+        return True
+    if byte == 13:
+        return i + 1 >= n or raw[i + 1] != 10
+    return byte < 32 and not (byte == 9 or byte == 10 or byte == 11 or byte == 12)
+
+
+@njit(cache=True)
+def scan(raw):
+    """(kind per line: 0 blank / 1 header / 2 data, per line: first and end offsets,
+    per data line: field count and values (NaN where Python must convert), the fields
+    to convert (data line, field, first, end offsets), ok). ``ok`` is False for text the
+    pass does not model (module docstring)."""
+    n = raw.shape[0]
+    lines = 1
+    for i in range(n):
+        byte = raw[i]
+        if byte == 10:
+            lines += 1
+        elif _unmodelled(raw, i, n):
+            return (np.zeros(0, np.int8), np.zeros((0, 2), np.int64), np.zeros(0, np.int64),
+                    np.zeros((0, MAX_FIELDS)), np.zeros((0, 4), np.int64), False)
+    kind = np.zeros(lines, np.int8)
+    span = np.zeros((lines, 2), np.int64)
+    counts = np.zeros(lines, np.int64)
+    values = np.full((lines, MAX_FIELDS), np.nan)
+    slow = np.zeros((1024, 4), np.int64)
+    n_slow = 0
+    line = 0
+    i = 0
+    while i <= n and line < lines:
+        end = i
+        while end < n and raw[end] != 10:
+            end += 1
+        first = i
+        while first < end and _is_blank(raw[first]):
+            first += 1
+        span[line, 0] = first
+        span[line, 1] = end
+        if first < end:
+            if raw[first] == 59:  # ';'
+                kind[line] = _HEADER
+            else:
+                kind[line] = _DATA
+                field = 0
+                k = first
+                while k < end:
+                    while k < end and _is_blank(raw[k]):
+                        k += 1
+                    if k >= end:
+                        break
+                    start = k
+                    while k < end and not _is_blank(raw[k]):
+                        k += 1
+                    if field < MAX_FIELDS:
+                        value, exact = _number(raw, start, k)
+                        if exact:
+                            values[line, field] = value
+                        else:
+                            if n_slow == slow.shape[0]:
+                                grown = np.zeros((2 * n_slow, 4), np.int64)
+                                grown[:n_slow] = slow
+                                slow = grown
+                            slow[n_slow, 0] = line
+                            slow[n_slow, 1] = field
+                            slow[n_slow, 2] = start
+                            slow[n_slow, 3] = k
+                            n_slow += 1
+                    field += 1
+                counts[line] = field
+        line += 1
+        i = end + 1
+    return kind, span, counts, values, slow[:n_slow], True
+
+
+@njit(cache=True)
+def _number(raw, start, end):
+    """A plain decimal token -> (value, True): optional sign, digits with at most one
+    point, at most 15 digits in all. Its value is the integer of its digits over a power
+    of ten; both are exact in a float, so the one division is correctly rounded, the
+    same double as Python's ``float`` (Clinger's fast path). Anything else ->
+    (0, False)."""
+    negative = False
+    k = start
+    if raw[k] == 45 or raw[k] == 43:  # '-', '+'
+        negative = raw[k] == 45
+        k += 1
+    total = 0
+    digits = 0
+    decimals = 0
+    point = False
+    while k < end:
+        byte = raw[k]
+        if byte == 46 and not point:  # '.'
+            point = True
+        elif 48 <= byte <= 57:
+            total = total * 10 + (byte - 48)
+            digits += 1
+            if point:
+                decimals += 1
+        else:
+            return 0.0, False
+        k += 1
+    if digits == 0 or digits > 15:
+        return 0.0, False
+    value = float(total)
+    if decimals:
+        value = value / 10.0 ** decimals
+    return -value if negative else value, True
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The file's bytes, gunzipped when its name ends in .gz (errors as ``open_text``)."""
+    path = Path(path)
+    try:
+        if path.suffix == ".gz":
+            with gzip.open(path, "rb") as handle:
+                return handle.read()
+        return path.read_bytes()
+    except OSError as err:
+        raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
+    except (EOFError, zlib.error):
+        raise InputError(f"{path}: truncated or corrupt gzip file") from None
+
+
+def scan_columns(raw: bytes, fields: tuple[int, ...], int_fields: tuple[int, ...],
+                 max_value: float
+                 ) -> tuple[list[str], list[int], np.ndarray, np.ndarray] | None:
+    """Header lines (without ';'), their line numbers, the job lines' values (one row per
+    job line, ``max(fields)`` columns) and their line numbers; None where the
+    line-by-line reader must decide (module docstring)."""
+    kind, span, counts, values, slow, ok = scan(np.frombuffer(raw, np.uint8))
+    if not ok:
+        return None
+    data = np.flatnonzero(kind == _DATA)
+    width = max(fields)
+    if not np.isin(counts[data], fields).all():
+        return None
+    for line, field, first, end in slow.tolist():
+        if field < width:
+            try:
+                values[line, field] = float(raw[first:end].decode("ascii"))
+            except ValueError:
+                return None
+    table = values[data, :width]
+    for count in fields:  # a shorter line's missing fields are not checked
+        rows = table[counts[data] == count, :count]
+        if rows.size and not (np.isfinite(rows).all() and rows.min() >= -1
+                              and rows.max() <= max_value):
+            return None
+    ints = table[:, [i for i in int_fields if i < width]]
+    if ints.size and not (ints == np.floor(ints)).all():
+        return None
+    header_lines = np.flatnonzero(kind == _HEADER)
+    header = [raw[first + 1:end].decode("ascii").rstrip()
+              for first, end in span[header_lines].tolist()]
+    return header, (header_lines + 1).tolist(), table, data + 1
