@@ -13,15 +13,18 @@ IEEE TPDS 12(6), 2001). Shared rules:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from schedsim.engine import Decision, EngineView, RunningJob, Start, WakeUp
-from schedsim.jobs import Job
+from schedsim.jobs import BATCH, Job
 from schedsim.machine import Machine
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import NoSettings, register_policy
+from schedsim.schedule import Schedule
 
 
 def shadow_and_extra(
@@ -53,8 +56,55 @@ def shadow_and_extra(
 class FCFS(QueuePolicy[NoSettings]):
     """First come, first served: start queue heads while they fit; never skip the head."""
 
+    whole_run = True  # False: the engine calls ``schedule`` (tests compare both)
+
     def size(self, job: Job) -> int:
         return self.machine.round_up(job.procs)
+
+    def simulate_whole(self, jobs: Sequence[Job]) -> Schedule | None:
+        """FCFS and EASY themselves (not a subclass) on rigid batch jobs in one partition:
+        the whole run compiled (``backfill_whole``, the engine's schedule, tested equal);
+        None otherwise (the engine runs it)."""
+        if type(self) not in (FCFS, EASY) or not self.whole_run or self.queue:
+            return None
+        machine = self.machine
+        capacity = machine.partitions[0]
+        if len(machine.partitions) > 1 or machine.speeds or not jobs or not all(
+                job.speedup is None and job.work is None and job.kind == BATCH
+                and 0 < self.size(job) <= capacity for job in jobs):
+            return None
+        columns = self.simulate_columns(
+            np.array([job.submit for job in jobs], np.float64),
+            np.array([job.runtime for job in jobs], np.float64),
+            np.array([job.estimate for job in jobs], np.float64),
+            np.array([job.procs for job in jobs], np.int64))
+        if columns is None:
+            return None
+        start, end, size = columns
+        jobs = list(jobs)
+        for index, job in enumerate(jobs):
+            job.index = index
+        return Schedule(machine, jobs, start.tolist(), end.tolist(), size.tolist(),
+                        [0] * len(jobs))
+
+    def simulate_columns(self, submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray,
+                         procs: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The whole run of rigid jobs given as columns (workload order): start, end and
+        processors of each; None where the compiled run does not model it."""
+        machine = self.machine
+        if type(self) not in (FCFS, EASY) or not self.whole_run or self.queue:
+            return None
+        if len(machine.partitions) > 1 or machine.speeds:
+            return None
+        size = -(-procs // machine.unit) * machine.unit
+        if size.size == 0 or size.min() <= 0 or size.max() > machine.partitions[0]:
+            return None
+        from schedsim.policies.backfill_whole import run_columns
+
+        start, end = run_columns(submit, runtime, estimate, size, machine.partitions[0],
+                                 type(self) is EASY)
+        return start, end, size
 
     def schedule(self, view: EngineView) -> list[Decision]:
         decisions: list[Decision] = []
