@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -25,9 +26,23 @@ def stage_bytes(path: str | Path, data: bytes) -> Path:
     return Path(tmp)
 
 
-def stage_text(path: str | Path, text: str) -> Path:
-    """:func:`stage_bytes` of ``text`` in UTF-8."""
-    return stage_bytes(path, text.encode("utf-8"))
+def stage_text(path: str | Path, text: str | Iterable[str]) -> Path:
+    """:func:`stage_bytes` of ``text`` in UTF-8; ``text`` may come in pieces (consumed one
+    at a time, so a large file is never whole in memory)."""
+    if isinstance(text, str):
+        return stage_bytes(path, text.encode("utf-8"))
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            for piece in text:
+                handle.write(piece.encode("utf-8"))
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return Path(tmp)
 
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> None:

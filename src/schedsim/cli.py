@@ -8,23 +8,27 @@ traceback. Outputs are written to a temporary file and renamed.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
+
+import numpy as np
 
 from schedsim import __version__
 from schedsim.atomic import stage_text, write_text_atomic
 from schedsim.engine import Schedule, SimulationError, simulate
 from schedsim.errors import InputError
 from schedsim.machine import Machine
-from schedsim.metrics import summarize
+from schedsim.metrics import summarize, summarize_columns
 from schedsim.params import split_assignments
 from schedsim.policies.registry import all_policies, make_policy
 from schedsim.workloads.base import all_models, get_model
+from schedsim.workloads.columns import ColumnWorkload, load_columns, swf_lines
 from schedsim.workloads.load import Workload, load_workload
 from schedsim.workloads.swf import format_record
 
@@ -104,25 +108,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise InputError(f"--tau={args.tau} must be a positive number of seconds")
     outputs = [args.out, *([args.metrics] if args.metrics else [])]
     check_outputs(outputs, args.workload)
+    columns = load_columns(args.workload, procs=args.procs, estimates=args.estimates)
+    if columns is not None:
+        return _simulate_columns(args, columns)
     workload = load_workload(args.workload, procs=args.procs, estimates=args.estimates)
     machine = workload.machine if args.unit == 1 else Machine(
         workload.machine.procs, args.unit, workload.machine.partitions, workload.machine.speeds)
     params = split_assignments(args.param, f"policy {args.policy}")
     policy = make_policy(args.policy, params, machine)
     with _progress(len(workload.jobs)) as tick:
-        if tick is not None:
+        if tick is not None and getattr(policy, "simulate_whole", None) is None:
             policy = _ProgressPolicy(policy, tick)
         schedule = simulate(workload.jobs, machine, policy, workload.changes)
     texts = {args.out: schedule_swf(schedule, workload, args.policy)}
     if args.metrics:
-        summary = summarize(schedule, tau=args.tau).as_dict()
-        summary.update({"policy": args.policy, "workload": str(args.workload),
-                        "procs": machine.procs, "estimates": args.estimates,
-                        "schedsim_version": __version__})
-        if workload.report is not None:
-            summary["cleaning"] = workload.report.as_dict()
-        texts[args.metrics] = json.dumps(summary, indent=2, sort_keys=True,
-                                         allow_nan=False) + "\n"
+        texts[args.metrics] = _metrics_text(summarize(schedule, tau=args.tau).as_dict(),
+                                            args, machine, workload.report)
     write_all_or_none(texts)
     if workload.report is not None and workload.report.dropped:
         print(f"schedsim simulate: note: {args.workload}: {workload.report.summary()}",
@@ -147,8 +148,9 @@ def check_outputs(outputs: Sequence[str], source: str | None) -> None:
             raise InputError(f"output {path}: not writable")
 
 
-def write_all_or_none(texts: dict[str, str]) -> None:
-    """Write every file atomically, all of them or (on an error) none of them."""
+def write_all_or_none(texts: dict[str, str | Iterable[str]]) -> None:
+    """Write every file atomically, all of them or (on an error) none of them (a text
+    may come in pieces: ``stage_text``)."""
     staged: list[tuple[str, Path]] = []
     try:
         for path, text in texts.items():
@@ -161,11 +163,62 @@ def write_all_or_none(texts: dict[str, str]) -> None:
         raise InputError(f"cannot write {err.filename or ''}: {err.strerror or err}") from None
 
 
+def _simulate_columns(args: argparse.Namespace, workload: ColumnWorkload) -> int:
+    """``cmd_simulate`` on a plain SWF file held in columns (``workloads.columns``): the
+    same outputs; the jobs become ``Job`` objects only if the policy has no compiled run
+    of columns."""
+    base = workload.machine
+    machine = base if args.unit == 1 else Machine(base.procs, args.unit, base.partitions,
+                                                  base.speeds)
+    params = split_assignments(args.param, f"policy {args.policy}")
+    policy = make_policy(args.policy, params, machine)
+    compiled = getattr(policy, "simulate_columns", None)
+    result = compiled(workload.submit, workload.runtime, workload.estimate,
+                      workload.procs) if compiled is not None else None
+    if result is not None:
+        start, end, procs = result
+        summary = summarize_columns(workload.submit, start, end, procs, machine.procs,
+                                    args.tau) if args.metrics else None
+    else:
+        jobs = workload.jobs()
+        with _progress(len(jobs)) as tick:
+            if tick is not None and getattr(policy, "simulate_whole", None) is None:
+                policy = _ProgressPolicy(policy, tick)
+            schedule = simulate(jobs, machine, policy)
+        start, end = np.array(schedule.start), np.array(schedule.end)
+        procs = np.array(schedule.procs, dtype=np.int64)
+        summary = summarize(schedule, tau=args.tau) if args.metrics else None
+    header = "".join(f";{h}\n" for h in _schedule_header(args.policy, workload.path, machine))
+    texts: dict[str, str | Iterable[str]] = {
+        args.out: itertools.chain([header], swf_lines(workload.rows, start, end, procs))}
+    if summary is not None:
+        texts[args.metrics] = _metrics_text(summary.as_dict(), args, machine,
+                                            workload.report)
+    write_all_or_none(texts)
+    if workload.report.dropped:
+        print(f"schedsim simulate: note: {args.workload}: {workload.report.summary()}",
+              file=sys.stderr)
+    return 0
+
+
+def _schedule_header(policy: str, path: str, machine: Machine) -> list[str]:
+    return [f" Schedule: policy {policy} by schedsim {__version__}", f" Workload: {path}",
+            f" MaxProcs: {machine.procs}"]
+
+
+def _metrics_text(summary: dict[str, Any], args: argparse.Namespace, machine: Machine,
+                  report: Any) -> str:
+    summary.update({"policy": args.policy, "workload": str(args.workload),
+                    "procs": machine.procs, "estimates": args.estimates,
+                    "schedsim_version": __version__})
+    if report is not None:
+        summary["cleaning"] = report.as_dict()
+    return json.dumps(summary, indent=2, sort_keys=True, allow_nan=False) + "\n"
+
+
 def schedule_swf(schedule: Schedule, workload: Workload, policy: str) -> str:
     """The schedule as SWF: field 3 = wait, 4 = run time, 5 = processors allocated."""
-    header = [f" Schedule: policy {policy} by schedsim {__version__}",
-              f" Workload: {workload.path}", f" MaxProcs: {schedule.machine.procs}"]
-    lines = [f";{h}" for h in header]
+    lines = [f";{h}" for h in _schedule_header(policy, workload.path, schedule.machine)]
     for job, start, end, procs in zip(schedule.jobs, schedule.start, schedule.end,
                                       schedule.procs, strict=True):
         original = workload.records.get(job.id)

@@ -77,7 +77,24 @@ def summarize(schedule: Schedule, tau: float = 10.0) -> Summary:
     if schedule.stopped_at is not None:
         finished = np.isfinite(table["end"])
         table = {name: column[finished] for name, column in table.items()}
-    n = len(table["id"])
+    return summarize_table(table, schedule.machine.procs)
+
+
+def summarize_columns(submit: np.ndarray, start: np.ndarray, end: np.ndarray,
+                      procs: np.ndarray, machine_procs: int, tau: float = 10.0) -> Summary:
+    """``summarize`` of a finished run given as columns, every job in one segment."""
+    runtime = end - start
+    response = end - submit
+    table = {"submit": submit, "end": end, "runtime": runtime, "procs": procs,
+             "wait": start - submit, "response": response,
+             "bounded_slowdown": np.maximum(1.0, response / np.maximum(runtime, tau))
+             if len(submit) else runtime}
+    return summarize_table(table, machine_procs)
+
+
+def summarize_table(table: dict[str, np.ndarray], machine_procs: int) -> Summary:
+    """The summary of a ``job_table`` (the columns it reads)."""
+    n = len(table["submit"])
     if n == 0:
         return Summary(0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
     first_submit = float(table["submit"].min())
@@ -93,7 +110,7 @@ def summarize(schedule: Schedule, tau: float = 10.0) -> Summary:
         mean_runtime=mean_run,
         mean_bounded_slowdown=float(table["bounded_slowdown"].mean()),
         max_wait=float(table["wait"].max()),
-        utilization=busy / (schedule.machine.procs * span) if span > 0 else 0.0,
+        utilization=busy / (machine_procs * span) if span > 0 else 0.0,
         makespan=span,
         slowdown_of_means=(mean_wait + mean_run) / mean_run if mean_run > 0 else 1.0,
     )

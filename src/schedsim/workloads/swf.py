@@ -217,9 +217,12 @@ def read_swf_table(path: str | Path, extra_fields: int = 0) -> SwfTable:
     raw = read_bytes(path)
     fields = (N_FIELDS, N_FIELDS + extra_fields) if extra_fields else (N_FIELDS,)
     scanned = scan_columns(raw, fields, _INT_INDEXES, MAX_VALUE)
+    del raw
     if scanned is not None:
         header, header_numbers, values, numbers = scanned
-        return SwfTable(header, values[:, :N_FIELDS], str(path), numbers, header_numbers)
+        if values.shape[1] > N_FIELDS:
+            values = np.ascontiguousarray(values[:, :N_FIELDS])
+        return SwfTable(header, values, str(path), numbers, header_numbers)
     log = _read_swf_lines(path, extra_fields)
     values = np.array(log.records, dtype=np.float64).reshape(len(log.records), N_FIELDS)
     return SwfTable(log.header, values, log.path, np.array(log.line_numbers, np.int64),

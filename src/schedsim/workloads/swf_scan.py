@@ -26,6 +26,7 @@ from schedsim.errors import InputError
 
 MAX_FIELDS = 21  # SWF's 18, and the 3 of CWF
 _HEADER, _DATA = 1, 2
+_CHECK_ROWS = 65_536
 
 
 @njit(cache=True)
@@ -46,11 +47,12 @@ def _unmodelled(raw, i, n):
 
 
 @njit(cache=True)
-def scan(raw):
+def scan(raw, width):
     """(kind per line: 0 blank / 1 header / 2 data, per line: first and end offsets,
-    per data line: field count and values (NaN where Python must convert), the fields
-    to convert (data line, field, first, end offsets), ok). ``ok`` is False for text the
-    pass does not model (module docstring)."""
+    per job line in order: its line index, its field count and its first ``width``
+    values (NaN where Python must convert, or missing), the fields to convert (job line,
+    field, first, end offsets), ok). ``ok`` is False for text the pass does not model
+    (module docstring)."""
     n = raw.shape[0]
     lines = 1
     for i in range(n):
@@ -59,13 +61,16 @@ def scan(raw):
             lines += 1
         elif _unmodelled(raw, i, n):
             return (np.zeros(0, np.int8), np.zeros((0, 2), np.int64), np.zeros(0, np.int64),
-                    np.zeros((0, MAX_FIELDS)), np.zeros((0, 4), np.int64), False)
+                    np.zeros(0, np.int64), np.zeros((0, width)), np.zeros((0, 4), np.int64),
+                    False)
     kind = np.zeros(lines, np.int8)
     span = np.zeros((lines, 2), np.int64)
-    counts = np.zeros(lines, np.int64)
-    values = np.full((lines, MAX_FIELDS), np.nan)
+    row_line = np.empty(lines, np.int64)
+    counts = np.empty(lines, np.int64)
+    values = np.empty((lines, width))  # rows in use are filled; the rest is never touched
     slow = np.zeros((1024, 4), np.int64)
     n_slow = 0
+    rows = 0
     line = 0
     i = 0
     while i <= n and line < lines:
@@ -92,25 +97,29 @@ def scan(raw):
                     start = k
                     while k < end and not _is_blank(raw[k]):
                         k += 1
-                    if field < MAX_FIELDS:
+                    if field < width:
                         value, exact = _number(raw, start, k)
-                        if exact:
-                            values[line, field] = value
-                        else:
+                        values[rows, field] = value if exact else np.nan
+                        if not exact:
                             if n_slow == slow.shape[0]:
                                 grown = np.zeros((2 * n_slow, 4), np.int64)
                                 grown[:n_slow] = slow
                                 slow = grown
-                            slow[n_slow, 0] = line
+                            slow[n_slow, 0] = rows
                             slow[n_slow, 1] = field
                             slow[n_slow, 2] = start
                             slow[n_slow, 3] = k
                             n_slow += 1
                     field += 1
-                counts[line] = field
+                for missing in range(field, width):
+                    values[rows, missing] = np.nan
+                counts[rows] = field
+                row_line[rows] = line
+                rows += 1
         line += 1
         i = end + 1
-    return kind, span, counts, values, slow[:n_slow], True
+    return (kind, span, row_line[:rows], counts[:rows], values[:rows], slow[:n_slow],
+            True)
 
 
 @njit(cache=True)
@@ -169,29 +178,27 @@ def scan_columns(raw: bytes, fields: tuple[int, ...], int_fields: tuple[int, ...
     """Header lines (without ';'), their line numbers, the job lines' values (one row per
     job line, ``max(fields)`` columns) and their line numbers; None where the
     line-by-line reader must decide (module docstring)."""
-    kind, span, counts, values, slow, ok = scan(np.frombuffer(raw, np.uint8))
-    if not ok:
-        return None
-    data = np.flatnonzero(kind == _DATA)
     width = max(fields)
-    if not np.isin(counts[data], fields).all():
+    kind, span, row_line, counts, table, slow, ok = scan(np.frombuffer(raw, np.uint8), width)
+    if not ok or not np.isin(counts, fields).all():
         return None
-    for line, field, first, end in slow.tolist():
-        if field < width:
-            try:
-                values[line, field] = float(raw[first:end].decode("ascii"))
-            except ValueError:
-                return None
-    table = values[data, :width]
-    for count in fields:  # a shorter line's missing fields are not checked
-        rows = table[counts[data] == count, :count]
-        if rows.size and not (np.isfinite(rows).all() and rows.min() >= -1
-                              and rows.max() <= max_value):
+    for row, field, first, end in slow.tolist():
+        try:
+            table[row, field] = float(raw[first:end].decode("ascii"))
+        except ValueError:
             return None
-    ints = table[:, [i for i in int_fields if i < width]]
-    if ints.size and not (ints == np.floor(ints)).all():
-        return None
+    for first in range(0, table.shape[0], _CHECK_ROWS):  # in slices: small temporaries
+        part = table[first:first + _CHECK_ROWS]
+        part_counts = counts[first:first + _CHECK_ROWS]
+        for count in fields:  # a shorter line's missing fields are not checked
+            rows = part[part_counts == count, :count] if len(fields) > 1 else part
+            if rows.size and not (np.isfinite(rows).all() and rows.min() >= -1
+                                  and rows.max() <= max_value):
+                return None
+        ints = part[:, list(int_fields)]
+        if ints.size and not (ints == np.floor(ints)).all():
+            return None
     header_lines = np.flatnonzero(kind == _HEADER)
     header = [raw[first + 1:end].decode("ascii").rstrip()
               for first, end in span[header_lines].tolist()]
-    return header, (header_lines + 1).tolist(), table, data + 1
+    return header, (header_lines + 1).tolist(), table, row_line + 1
