@@ -39,23 +39,25 @@ def _shadow_and_extra(now, free, needed, ends, procs, count):
 
 @njit(cache=True)
 def backfill_run(submit, runtime, estimate, size, capacity, easy):
-    """Start and end of every job (arrival order), and how many never started."""
+    """Start and end of every job (arrival order), and how many never started. Every
+    size is at least 1, so at most ``capacity`` jobs run and wait in the heap."""
     n = submit.shape[0]
     start = np.full(n, np.nan)
     end = np.full(n, np.nan)
     est_end = np.zeros(n)
-    running = np.empty(n, np.int64)
+    most = capacity + 1  # running jobs (each holds a processor), heap entries
+    running = np.empty(most, np.int64)
     n_running = 0
     queue = np.empty(n, np.int64)
     head = 0  # the queue is queue[head:tail]
     tail = 0
     free = capacity
     # completions: a binary heap of (end, job)
-    heap_end = np.empty(n, np.float64)
-    heap_job = np.empty(n, np.int64)
+    heap_end = np.empty(most, np.float64)
+    heap_job = np.empty(most, np.int64)
     heap_size = 0
-    ends = np.empty(n, np.float64)
-    end_procs = np.empty(n, np.int64)
+    ends = np.empty(most, np.float64)
+    end_procs = np.empty(most, np.int64)
     keep = np.empty(n, np.bool_)
     next_arrival = 0
     done = 0

@@ -115,7 +115,7 @@ def _clean(values: np.ndarray, machine_procs: int, estimates: str
 
 
 def swf_lines(rows: np.ndarray, start: np.ndarray, end: np.ndarray, procs: np.ndarray,
-              chunk: int = 32_768) -> Iterator[str]:
+              chunk: int = 8_192) -> Iterator[str]:
     """The job lines of a schedule, ``chunk`` lines to a string (each ending with a
     newline), made as they are consumed: each kept line's 18 fields with field 3 the
     wait, 4 the run time and 5 the processors (``cli.schedule_swf``, number for number).

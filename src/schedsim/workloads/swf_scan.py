@@ -48,8 +48,8 @@ def _unmodelled(raw, i, n):
 
 @njit(cache=True)
 def scan(raw, width):
-    """(kind per line: 0 blank / 1 header / 2 data, per line: first and end offsets,
-    per job line in order: its line index, its field count and its first ``width``
+    """(kind per line: 0 blank / 1 header / 2 data, per header line: first and end
+    offsets, per job line in order: its line index, its field count and its first ``width``
     values (NaN where Python must convert, or missing), the fields to convert (job line,
     field, first, end offsets), ok). ``ok`` is False for text the pass does not model
     (module docstring)."""
@@ -61,12 +61,13 @@ def scan(raw, width):
             lines += 1
         elif _unmodelled(raw, i, n):
             return (np.zeros(0, np.int8), np.zeros((0, 2), np.int64), np.zeros(0, np.int64),
-                    np.zeros(0, np.int64), np.zeros((0, width)), np.zeros((0, 4), np.int64),
+                    np.zeros(0, np.int32), np.zeros((0, width)), np.zeros((0, 4), np.int64),
                     False)
     kind = np.zeros(lines, np.int8)
-    span = np.zeros((lines, 2), np.int64)
+    span = np.zeros((64, 2), np.int64)  # of the header lines only
+    n_header = 0
     row_line = np.empty(lines, np.int64)
-    counts = np.empty(lines, np.int64)
+    counts = np.empty(lines, np.int32)
     values = np.empty((lines, width))  # rows in use are filled; the rest is never touched
     slow = np.zeros((1024, 4), np.int64)
     n_slow = 0
@@ -80,11 +81,16 @@ def scan(raw, width):
         first = i
         while first < end and _is_blank(raw[first]):
             first += 1
-        span[line, 0] = first
-        span[line, 1] = end
         if first < end:
             if raw[first] == 59:  # ';'
                 kind[line] = _HEADER
+                if n_header == span.shape[0]:
+                    grown_span = np.zeros((2 * n_header, 2), np.int64)
+                    grown_span[:n_header] = span
+                    span = grown_span
+                span[n_header, 0] = first
+                span[n_header, 1] = end
+                n_header += 1
             else:
                 kind[line] = _DATA
                 field = 0
@@ -118,8 +124,8 @@ def scan(raw, width):
                 rows += 1
         line += 1
         i = end + 1
-    return (kind, span, row_line[:rows], counts[:rows], values[:rows], slow[:n_slow],
-            True)
+    return (kind, span[:n_header], row_line[:rows], counts[:rows], values[:rows],
+            slow[:n_slow], True)
 
 
 @njit(cache=True)
@@ -199,6 +205,5 @@ def scan_columns(raw: bytes, fields: tuple[int, ...], int_fields: tuple[int, ...
         if ints.size and not (ints == np.floor(ints)).all():
             return None
     header_lines = np.flatnonzero(kind == _HEADER)
-    header = [raw[first + 1:end].decode("ascii").rstrip()
-              for first, end in span[header_lines].tolist()]
+    header = [raw[first + 1:end].decode("ascii").rstrip() for first, end in span.tolist()]
     return header, (header_lines + 1).tolist(), table, row_line + 1
