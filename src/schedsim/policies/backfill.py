@@ -62,10 +62,11 @@ class FCFS(QueuePolicy[NoSettings]):
         return self.machine.round_up(job.procs)
 
     def simulate_whole(self, jobs: Sequence[Job]) -> Schedule | None:
-        """FCFS and EASY themselves (not a subclass) on rigid batch jobs in one partition:
+        """FCFS, EASY and conservative themselves (not a subclass) on rigid batch jobs in
+        one partition:
         the whole run compiled (``backfill_whole``, the engine's schedule, tested equal);
         None otherwise (the engine runs it)."""
-        if type(self) not in (FCFS, EASY) or not self.whole_run or self.queue:
+        if type(self) not in _COMPILED or not self.whole_run or self.queue:
             return None
         machine = self.machine
         capacity = machine.partitions[0]
@@ -93,7 +94,7 @@ class FCFS(QueuePolicy[NoSettings]):
         """The whole run of rigid jobs given as columns (workload order): start, end and
         processors of each; None where the compiled run does not model it."""
         machine = self.machine
-        if type(self) not in (FCFS, EASY) or not self.whole_run or self.queue:
+        if type(self) not in _COMPILED or not self.whole_run or self.queue:
             return None
         if len(machine.partitions) > 1 or machine.speeds:
             return None
@@ -103,7 +104,7 @@ class FCFS(QueuePolicy[NoSettings]):
         from schedsim.policies.backfill_whole import run_columns
 
         start, end = run_columns(submit, runtime, estimate, size, machine.partitions[0],
-                                 type(self) is EASY)
+                                 _COMPILED[type(self)])
         return start, end, size
 
     def schedule(self, view: EngineView) -> list[Decision]:
@@ -313,3 +314,6 @@ class Conservative(FCFS):
 
 register_policy("conservative", "backfill", "Conservative backfilling: every job holds a "
                 "reservation; backfilling never delays any of them")(Conservative)
+
+# the policies whose whole run is compiled (``backfill_whole``), by kernel name
+_COMPILED: dict[type, str] = {FCFS: "fcfs", EASY: "easy", Conservative: "conservative"}
