@@ -51,3 +51,36 @@ def test_a_workload_whose_unit_differs_from_the_machine_is_refused(tmp_path: Pat
     path.write_text(get_model("lublin-los").run(30, 1, {"ps": "0.5", "load": "0.7"}))
     with pytest.raises(InputError, match="AllocationUnit 32 differs"):
         run_point(point(path, MachineSpec(320, 64), "lublin-los"))
+
+
+def _run_python(code: str) -> str:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    return done.stdout.strip()
+
+
+def test_a_simulation_job_loads_neither_pandas_nor_other_families_kernels(
+        tmp_path: Path) -> None:
+    """Start-up paid by every simulation job: the policy lookup imports only the modules
+    up to the policy's own, and writing the rows does not import pandas."""
+    out = tmp_path / "rows.parquet"
+    loaded = _run_python(
+        "import sys\n"
+        "from schedsim.policies.registry import get_policy\n"
+        "from schedsim.experiments.run import write_rows_parquet\n"
+        "get_policy('HRFBf')\n"
+        f"write_rows_parquet([{{'a': 1.0, 'b': 'x'}}], {str(out)!r}, {{'k': 'v'}})\n"
+        "print(sorted(m for m in ('pandas', 'numba', 'schedsim.policies.slack_kernel')"
+        " if m in sys.modules))")
+    assert loaded == "[]"
+
+
+def test_rows_are_written_the_same_with_and_without_pandas_loaded(tmp_path: Path) -> None:
+    rows = "[{'target': 'T', 'seed': 1, 'value': 0.1, 'n': float('nan')}]"
+    for name, first in (("plain", ""), ("pandas", "import pandas\n")):
+        _run_python(first + "from schedsim.experiments.run import write_rows_parquet\n"
+                    f"write_rows_parquet({rows}, {str(tmp_path / name)!r}, {{'k': 'v'}})")
+    assert (tmp_path / "plain").read_bytes() == (tmp_path / "pandas").read_bytes()

@@ -125,3 +125,23 @@ def test_bad_parameters_rejected(length: float, a: float, sigma: float) -> None:
 def test_fewer_than_one_processor_rejected() -> None:
     with pytest.raises(ValueError):
         downey_speedup(0.5, 4.0, 1.0)
+
+
+@given(work=st.floats(min_value=1e-3, max_value=1e7), a=avg_parallelism, sigma=sigmas,
+       unit=st.sampled_from((1, 2, 4, 8, 32)), count=st.integers(min_value=1, max_value=300))
+def test_runtime_table_equals_runtime_size_by_size(work: float, a: float, sigma: float,
+                                                  unit: int, count: int) -> None:
+    """The array-computed table is the scalar model's run times, bit for bit."""
+    model = DowneySpeedup(work, a, sigma)
+    table = model.runtimes(unit, count)
+    assert len(table) == count
+    for k, runtime in enumerate(table):
+        assert runtime == model.runtime(unit * (k + 1))  # exact, not approx
+
+
+@pytest.mark.parametrize("a", A_VALUES)
+@pytest.mark.parametrize("sigma", SIGMA_VALUES)
+def test_runtime_table_on_the_regime_edges(a: float, sigma: float) -> None:
+    model = DowneySpeedup(3600.0, a, sigma)
+    count = int(2 * a + a * sigma) + 3
+    assert model.runtimes(1, count) == tuple(model.runtime(n) for n in range(1, count + 1))

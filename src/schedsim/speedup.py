@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
 
 
 def downey_speedup(n: float, avg_parallelism: float, sigma: float) -> float:
@@ -108,7 +111,36 @@ class DowneySpeedup:
         """Run time on ``procs`` processors: ``L / S(procs)``."""
         return self.work_L / self.speedup(procs)
 
+    def runtimes(self, unit: int, count: int) -> tuple[float, ...]:
+        """``T(unit), T(2 unit), ..., T(count unit)``, each equal to :meth:`runtime`."""
+        return downey_runtimes(self.work_L, self.avg_parallelism_A, self.sigma, unit, count)
+
     @property
     def max_useful_procs(self) -> int:
         """Processor count beyond which the run time no longer falls."""
         return downey_max_useful(self.avg_parallelism_A, self.sigma)
+
+
+@lru_cache(maxsize=1 << 16)
+def downey_runtimes(work: float, avg_parallelism: float, sigma: float, unit: int,
+                    count: int) -> tuple[float, ...]:
+    """``L / S(n)`` for ``n = unit, 2 unit, ..., count unit``, computed on arrays.
+
+    Bit-identical to ``L / downey_speedup(n, A, sigma)`` one size at a time: every
+    element goes through the same IEEE operations in the same order (numpy applies
+    each operator element-wise, with no fusion). Cached: a moldable job's table is
+    asked for at every threshold and by every policy run on the same workload.
+    """
+    _check_downey(avg_parallelism, sigma)
+    n = np.arange(1, count + 1, dtype=np.float64) * unit
+    a = avg_parallelism
+    if sigma <= 1.0:
+        speedup = np.where(
+            n <= a, a * n / (a + sigma * (n - 1.0) / 2.0),
+            np.where(n <= 2.0 * a - 1.0, a * n / (sigma * (a - 0.5) + n * (1.0 - sigma / 2.0)),
+                     a))
+    else:
+        speedup = np.where(n <= a + a * sigma - sigma,
+                           n * a * (sigma + 1.0) / (sigma * (n + a - 1.0) + a), a)
+    speedup[n == 1.0] = 1.0
+    return tuple((work / speedup).tolist())

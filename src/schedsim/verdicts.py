@@ -65,12 +65,15 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from schedsim.stats import DEFAULT_LEVEL, Interval, mean_ci
 from schedsim.tables import spearman
+
+if TYPE_CHECKING:  # pandas is imported where a series is built: simulation jobs never need it
+    import pandas as pd
 
 REPRODUCED = "reproduced"
 CONTRADICTED = "contradicted"
@@ -79,9 +82,9 @@ INFORMATIONAL = "informational"
 NOT_CHECKABLE = "not checkable"
 VERDICTS = (REPRODUCED, CONTRADICTED, INCONCLUSIVE, INFORMATIONAL, NOT_CHECKABLE)
 
-Point = tuple[str, Mapping[str, pd.Series]]
+Point = tuple[str, Mapping[str, "pd.Series"]]
 """One point of a multi-policy comparison: a label and each policy's per-replication values."""
-CurvePoint = tuple[float, pd.Series]
+CurvePoint = tuple[float, "pd.Series"]
 """One point of a curve: x and the per-replication values at x."""
 
 
@@ -177,6 +180,8 @@ def _word(direction: int) -> str:
 
 
 def _as_series(values: pd.Series | Iterable[float]) -> pd.Series:
+    import pandas as pd
+
     if isinstance(values, pd.Series):
         series = values.astype(float)
     else:

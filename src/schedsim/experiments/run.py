@@ -8,10 +8,13 @@ point takes from another target (``chosen``) are read from their files first.
 
 from __future__ import annotations
 
+import importlib.abc
 import itertools
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -331,8 +334,34 @@ def write_rows_parquet(rows: Sequence[Mapping[str, Any]], path: str | Path,
 
     from schedsim.atomic import write_bytes_atomic
 
-    table = pa.Table.from_pylist(list(rows))
+    with _pandas_hidden_from_pyarrow():
+        table = pa.Table.from_pylist(list(rows))
     table = table.replace_schema_metadata({k.encode(): v.encode() for k, v in metadata.items()})
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, compression="zstd")
     write_bytes_atomic(path, sink.getvalue().to_pybytes())
+
+
+class _NoPandas(importlib.abc.MetaPathFinder):
+    """An import finder that refuses pandas."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> None:
+        if fullname == "pandas" or fullname.startswith("pandas."):
+            raise ImportError(f"{fullname} is not used here")
+
+
+@contextmanager
+def _pandas_hidden_from_pyarrow() -> Iterator[None]:
+    """pyarrow imports pandas, when installed, on its first conversion of Python values
+    (about 0.2 s, paid by every simulation job); the rows are plain numbers and strings,
+    so the first conversion is made with pandas unimportable and pyarrow goes on without
+    it. A process that already imported pandas keeps it."""
+    if "pandas" in sys.modules:
+        yield
+        return
+    finder = _NoPandas()
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)

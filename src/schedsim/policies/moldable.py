@@ -29,6 +29,7 @@ import math
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from heapq import heapify, heappop, heappush
 from typing import ClassVar, Protocol
 
@@ -40,6 +41,7 @@ from schedsim.policies.backfill import shadow_and_extra
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import param_specs, register_policy, setting
+from schedsim.speedup import DowneySpeedup
 
 ROUNDING_SLACK = 1e-9  # absorbs float error in alpha*m and threshold*m (e.g. 0.29*100)
 
@@ -187,8 +189,19 @@ class JobSizes:
             size = self.machine.round_up(job.procs)
             return Candidates((size,), (job.estimate_on(size),))
         largest = min(self.machine.round_up(job.procs), self.threshold_cap)
-        sizes = tuple(range(self.unit, largest + 1, self.unit))
+        count = largest // self.unit
+        if isinstance(job.speedup, DowneySpeedup):
+            # The job's whole table (up to its own size) is cached across thresholds.
+            table = job.speedup.runtimes(self.unit, self.machine.round_up(job.procs) // self.unit)
+            return Candidates(_sizes(self.unit, count), table[:count])
+        sizes = _sizes(self.unit, count)
         return Candidates(sizes, tuple(job.estimate_on(size) for size in sizes))
+
+
+@lru_cache(maxsize=4096)
+def _sizes(unit: int, count: int) -> tuple[int, ...]:
+    """``(unit, 2 unit, ..., count unit)``."""
+    return tuple(range(unit, count * unit + 1, unit))
 
 
 ROUNDINGS: dict[str, Callable[[float], int]] = {

@@ -117,6 +117,12 @@ def all_policies() -> dict[str, PolicyEntry]:
 
 
 def get_policy(name: str) -> PolicyEntry:
+    """The entry of ``name``, importing policy modules only until it is found (a
+    simulation job then loads no compiled kernels of other families)."""
+    for module in POLICY_MODULES:
+        if name in _POLICIES:
+            return _POLICIES[name]
+        importlib.import_module(module)
     policies = all_policies()
     if name not in policies:
         raise InputError(f"unknown policy {name!r}; known policies: {', '.join(policies)}")
