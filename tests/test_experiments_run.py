@@ -84,3 +84,28 @@ def test_rows_are_written_the_same_with_and_without_pandas_loaded(tmp_path: Path
         _run_python(first + "from schedsim.experiments.run import write_rows_parquet\n"
                     f"write_rows_parquet({rows}, {str(tmp_path / name)!r}, {{'k': 'v'}})")
     assert (tmp_path / "plain").read_bytes() == (tmp_path / "pandas").read_bytes()
+
+
+def test_benchmark_files_are_summed_by_family_and_reading(tmp_path: Path) -> None:
+    from schedsim.experiments.cli import benchmark_family, main
+
+    assert benchmark_family("simulate/HRF-F7@literal-budget") == ("hrf", "literal-budget")
+    assert benchmark_family("aggregate/LOS-CS20") == ("los", "default")
+    assert benchmark_family("generate_workload/los@lead-one-day") == ("los", "lead-one-day")
+    assert benchmark_family("claims/claims.tsv") == ("all", "default")
+    header = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+    for rel, wall in (("simulate/HRF-F7/HRFBf/a.tsv", 2.0), ("simulate/HRF-F7/HRFBf/b.tsv", 3.0),
+                      ("simulate/HRF-F7@x/HRFBf/a.tsv", 5.0), ("claims/claims.tsv", 1.0)):
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(header + f"{wall}\t0:00:0{wall:.0f}\t1\t1\t1\t1\t0\t0\t0\t{wall / 2}\n")
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["benchmarks", str(tmp_path), "--by-family"]) == 0
+    rows = out.getvalue().splitlines()
+    assert "| hrf | default | 2 | 5.0 | 2.5 |" in rows
+    assert "| hrf | x | 1 | 5.0 | 2.5 |" in rows
+    assert rows[-1] == "| all | all | 4 | 11.0 | 5.5 |"

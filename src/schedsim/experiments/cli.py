@@ -82,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     cla.add_argument("tables", nargs="*", help="aggregated tables (<target>.csv)")
     bench = sub.add_parser("benchmarks", help="per-rule totals of Snakemake benchmark files")
     bench.add_argument("directory", nargs="?", default="results/benchmarks")
+    bench.add_argument("--by-family", action="store_true",
+                       help="one row per (family, reading) instead of per rule and target")
     summ = sub.add_parser("summary", help="claims and figures as one HTML page")
     summ.add_argument("--claims", required=True)
     summ.add_argument("--out", required=True)
@@ -268,6 +270,8 @@ def cmd_benchmarks(args: argparse.Namespace) -> int:
     if not frames:
         raise InputError(f"{root}: no benchmark files")
     data = pd.concat(frames, ignore_index=True)
+    if args.by_family:
+        return _benchmarks_by_family(data)
     print("| rule / target | jobs | wall s (sum) | wall s (mean) | wall s (max) | CPU s (sum) "
           "| max RSS MB |")
     print("|---|---|---|---|---|---|---|")
@@ -275,6 +279,30 @@ def cmd_benchmarks(args: argparse.Namespace) -> int:
         print(f"| {key} | {len(part)} | {part['s'].sum():.1f} | {part['s'].mean():.2f} | "
               f"{part['s'].max():.2f} | {part['cpu_time'].sum():.1f} | "
               f"{pd.to_numeric(part['max_rss'], errors='coerce').max():.0f} |")
+    return 0
+
+
+def benchmark_family(group: str) -> tuple[str, str]:
+    """(family, reading) of a benchmark group ``rule/name``: a target ``HRF-F7@x`` or a
+    workload family ``los@x`` names both; the claims and the report belong to all."""
+    _, _, name = group.partition("/")
+    if not name or name.endswith(".tsv"):
+        return "all", "default"
+    name, _, reading = name.partition("@")
+    family = name.split("-", 1)[0].lower()
+    return family, reading or "default"
+
+
+def _benchmarks_by_family(data: Any) -> int:
+    """Markdown table: per (family, reading) jobs and summed wall and CPU seconds."""
+    keys = data["group"].map(benchmark_family)
+    data = data.assign(family=[k[0] for k in keys], reading=[k[1] for k in keys])
+    print("| family | reading | jobs | wall s (sum) | CPU s (sum) |")
+    print("|---|---|---:|---:|---:|")
+    for (family, reading), part in data.groupby(["family", "reading"], sort=True):
+        print(f"| {family} | {reading} | {len(part)} | {part['s'].sum():.1f} | "
+              f"{part['cpu_time'].sum():.1f} |")
+    print(f"| all | all | {len(data)} | {data['s'].sum():.1f} | {data['cpu_time'].sum():.1f} |")
     return 0
 
 
