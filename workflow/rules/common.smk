@@ -128,8 +128,16 @@ def point_entry(wildcards):
 
 
 def point_inputs(wildcards):
-    """Workload files (or the trace) of a point, and the chosen-parameter files it reads."""
-    return point_entry(wildcards).inputs
+    """Workload files (or the trace) of a point, the chosen-parameter files it reads, and
+    the run file of an earlier point that runs the same simulations (experiments.reuse)."""
+    point = point_entry(wildcards)
+    same = PLAN.same_as.get(point.run_path)
+    return [same] if same else point.inputs
+
+
+def point_same_as(wildcards):
+    same = PLAN.same_as.get(point_entry(wildcards).run_path)
+    return f"--same-as {same}" if same else ""
 
 
 def point_code(wildcards):

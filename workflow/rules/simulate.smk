@@ -1,5 +1,7 @@
 # One job per (target, policy, sweep point): every seed of the point (and every
 # value of the target's `inner` parameters) runs inside, one row per simulation.
+# A point whose simulations an earlier point already runs (a parameter its policy
+# does not read, a default value under another name) relabels that point's rows.
 # A point that takes a parameter chosen by another target reads that target's
 # results/chosen/<target>.json (an input, so the choice runs first).
 
@@ -21,6 +23,7 @@ rule simulate:
     params:
         spec=point_spec,
         code=point_code,
+        same_as=point_same_as,
     shell:
         "python -m schedsim.experiments run-point --spec {params.spec:q}"
-        " --code-version {params.code} --out {output} > {log} 2>&1"
+        " --code-version {params.code} {params.same_as} --out {output} > {log} 2>&1"

@@ -3,7 +3,8 @@
 Subcommands:
 
 * ``plan``       list the workloads, points and targets a config defines (and check them);
-* ``run-point``  run one point (all seeds inside) -> parquet, one row per simulation;
+* ``run-point``  run one point (all seeds inside) -> parquet, one row per simulation
+  (``--same-as``: relabel the rows of an equivalent point's run file instead);
 * ``aggregate``  a target's inputs -> ``results/tables/<target>.csv`` (+ per-seed table);
 * ``choose``     a target's table -> ``results/chosen/<target>.json`` (its chosen parameter);
 * ``figure``     a target's table -> PNG and PDF;
@@ -54,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     _spec_args(run, point=True)
     run.add_argument("--code-version", default="unknown", help="stored in the metadata")
     run.add_argument("--out", required=True, help="output parquet")
+    run.add_argument("--same-as", default="",
+                     help="run file of a point that runs the same simulations: its rows are "
+                          "relabelled instead of simulating again")
     agg = sub.add_parser("aggregate", help="a target's table (mean and 95%% CI per point)")
     _spec_args(agg, point=False)
     agg.add_argument("--out", required=True, help="output CSV")
@@ -163,10 +167,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 def cmd_run_point(args: argparse.Namespace) -> int:
     from schedsim.experiments.provenance import provenance
+    from schedsim.experiments.reuse import rows_from_equivalent
     from schedsim.experiments.run import run_point, write_rows_parquet
 
     spec = _point_spec(args)
-    rows = run_point(spec)
+    rows = rows_from_equivalent(spec, args.same_as) if args.same_as else run_point(spec)
     write_rows_parquet(rows, args.out, provenance(specs.to_json(spec), args.code_version,
                                                   spec.seeds))
     print(f"{spec.target} {spec.policy} {spec.point}: {len(rows)} simulations")

@@ -16,6 +16,7 @@ from typing import Any
 
 from schedsim.experiments.family import enabled_families, get_family
 from schedsim.experiments.kinds import KINDS, Context, check_function, chosen_path
+from schedsim.experiments.reuse import equivalent_points
 from schedsim.experiments.spec import SWEEP, PointSpec, TargetSpec, to_json
 from schedsim.traces import DOWNLOAD_DIR, TraceLog, TraceSettings, find, reachable
 
@@ -51,6 +52,7 @@ class Plan:
     unreachable: dict[str, str | None] = field(default_factory=dict)
     readings: dict[str, dict[str, Reading]] = field(default_factory=dict)
     shared: dict[str, str] = field(default_factory=dict)  # point content -> its run file
+    same_as: dict[str, str] = field(default_factory=dict)  # run file -> equivalent one's
 
     @property
     def families(self) -> list[str]:
@@ -97,6 +99,7 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
         for reading, given in (section.get("sensitivity") or {}).items():
             if given.get("enabled", True):
                 _plan_reading(plan, ctx, reading, given)
+    plan.same_as = equivalent_points(plan.points)
     return plan
 
 

@@ -289,8 +289,9 @@ def run_point(spec: PointSpec) -> list[dict[str, Any]]:
     with ``spec.batches`` one row per kept batch (its number as the ``seed``)."""
     if spec.batches:
         return run_batched_point(spec)
+    from schedsim.experiments.reuse import row_header
+
     chosen = read_chosen(spec.chosen)
-    always = {name: math.nan for name in spec.columns}
     machine = build_machine(spec.machine)
     family = find_family(spec.family)
     extra = family.run_metrics if family is not None else None
@@ -300,9 +301,7 @@ def run_point(spec: PointSpec) -> list[dict[str, Any]]:
             swept = {**spec.params, **chosen, **dict(zip(spec.inner, combo, strict=True))}
             metrics = simulate_once(workload, machine, spec.policy, {**spec.fixed, **swept},
                                     load_model(spec.machine, seed), extra)
-            rows.append({"target": spec.target, "policy": spec.policy, "point": spec.point,
-                         spec.variant_column: spec.variant, **spec.labels, **always, **swept,
-                         "seed": int(seed), **workload.info, **metrics})
+            rows.append({**row_header(spec, seed, swept), **workload.info, **metrics})
     return rows
 
 
