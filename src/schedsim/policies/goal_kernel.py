@@ -22,12 +22,20 @@ if TYPE_CHECKING:
     from schedsim.policies.goal import GoalSettings, SearchJob
     from schedsim.policies.profile import Profile
 
+# The helpers below only read and write arrays that search_kernel owns, so they are
+# compiled without numba's reference counting (its ``_nrt`` option, which numba's own
+# string helpers also turn off for speed): with it, every call of an njit function with
+# array arguments increments and decrements each array's count with atomic
+# instructions, which took about 80% of the search's time (numba issue #2345). They
+# must not allocate or return arrays; search_kernel allocates.
+_borrowing = njit(cache=True, _nrt=False)
+
 IDEA2, IDEA1 = 0, 1
 PARTITION_FIRST, BEST_FIT_FIRST = 0, 1
 TRADEOFF, HIERARCHICAL = 0, 1
 
 
-@njit(cache=True)
+@_borrowing
 def _step_at(times, length, p, t):
     """Index of partition p's step that holds time ``t`` (the first step if t is earlier).
 
@@ -42,7 +50,7 @@ def _step_at(times, length, p, t):
     return low
 
 
-@njit(cache=True)
+@_borrowing
 def _earliest(times, free, length, p, procs, duration, not_before):
     n = length[p]
     i = _step_at(times, length, p, not_before)
@@ -59,7 +67,7 @@ def _earliest(times, free, length, p, procs, duration, not_before):
         i = k
 
 
-@njit(cache=True)
+@_borrowing
 def _split(times, free, length, p, t):
     n = length[p]
     i = _step_at(times, length, p, t)
@@ -74,7 +82,7 @@ def _split(times, free, length, p, t):
     return i + 1
 
 
-@njit(cache=True)
+@_borrowing
 def _reserve(times, free, length, p, start, end, procs):
     if end <= start:
         return
@@ -84,7 +92,7 @@ def _reserve(times, free, length, p, start, end, procs):
         free[p, j] -= procs
 
 
-@njit(cache=True)
+@_borrowing
 def _drop_if_redundant(times, free, length, p, t):
     n = length[p]
     i = _step_at(times, length, p, t)
@@ -95,7 +103,7 @@ def _drop_if_redundant(times, free, length, p, t):
         length[p] = n - 1
 
 
-@njit(cache=True)
+@_borrowing
 def _release(times, free, length, p, start, end, procs):
     if end <= start:
         return
@@ -104,12 +112,12 @@ def _release(times, free, length, p, start, end, procs):
     _drop_if_redundant(times, free, length, p, start)
 
 
-@njit(cache=True)
+@_borrowing
 def _free_at(times, free, length, p, t):
     return free[p, _step_at(times, length, p, t)]
 
 
-@njit(cache=True)
+@_borrowing
 def _better(objective, tw, x, best_tw, best_x):
     if objective == HIERARCHICAL:
         return tw < best_tw or (tw == best_tw and x < best_x)
@@ -125,18 +133,17 @@ def _better(objective, tw, x, best_tw, best_x):
     return gain > 1e-12
 
 
-@njit(cache=True)
-def _fit_order(times, free, length, capacities, size, run, now, out, by_fit):
+@_borrowing
+def _fit_order(times, free, length, capacities, size, run, now, out, by_fit, starts, frees):
     """Partitions large enough for the job into ``out``; return how many. With
-    ``by_fit``, sorted by (earliest start, free nodes at that start, index)."""
+    ``by_fit``, sorted by (earliest start, free nodes at that start, index);
+    ``starts`` and ``frees`` are scratch space of a slot per partition."""
     count = 0
     for p in range(capacities.shape[0]):
         if capacities[p] >= size:
             out[count] = p
             count += 1
     if by_fit:
-        starts = np.empty(count)
-        frees = np.empty(count, dtype=np.int64)
         for c in range(count):
             starts[c] = _earliest(times, free, length, out[c], size, run, now)
             frees[c] = _free_at(times, free, length, out[c], starts[c])
@@ -184,6 +191,8 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
     pl_pos = np.empty(n, dtype=np.int64)
     pl_part = np.empty(n, dtype=np.int64)
     pl_start = np.empty(n)
+    fit_starts = np.empty(parts)  # _fit_order's scratch space
+    fit_frees = np.empty(parts, dtype=np.int64)
     best_pos = np.empty(n, dtype=np.int64)
     best_part = np.empty(n, dtype=np.int64)
     best_start = np.empty(n)
@@ -201,7 +210,7 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
         cur[0] = nxt[head]
         ordinal[0] = 0
         _settle(0, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
-                sizes, runs, now, by_fit, tail)
+                sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
         while True:
             if d == n:
                 leaves += 1
@@ -217,7 +226,7 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
                 # the next child at depth d allowed in iteration k
                 if cur[d] != tail and d == k and ordinal[d] == 0:
                     _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length,
-                             capacities, sizes, runs, now, by_fit, tail)
+                             capacities, sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
                     ordinal[d] += 1
                 backtrack = cur[d] == tail or (d > k and ordinal[d] > 0)
             if backtrack:
@@ -234,7 +243,7 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
                 nxt[prv[j]] = j
                 prv[nxt[j]] = j
                 _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length,
-                         capacities, sizes, runs, now, by_fit, tail)
+                         capacities, sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
                 ordinal[d] += 1
                 continue
             if nodes >= node_limit and have_best:
@@ -266,15 +275,15 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
             cur[d] = nxt[head]
             ordinal[d] = 0
             _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
-                    sizes, runs, now, by_fit, tail)
+                    sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
         if stopped:
             break
     return best_pos, best_part, best_start, nodes, leaves, stopped
 
 
-@njit(cache=True)
+@_borrowing
 def _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
-            sizes, runs, now, by_fit, tail):
+            sizes, runs, now, by_fit, tail, fit_starts, fit_frees):
     """Idea 1: give depth d's current job its partition list, moving past jobs that fit
     no partition."""
     if tree != IDEA1:
@@ -282,16 +291,16 @@ def _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capaci
     while cur[d] != tail:
         j = cur[d]
         pcount[d] = _fit_order(times, free, length, capacities, sizes[j], runs[j], now,
-                               plist[d], by_fit)
+                               plist[d], by_fit, fit_starts, fit_frees)
         cur_k[d] = 0
         if pcount[d] > 0:
             return
         cur[d] = nxt[cur[d]]
 
 
-@njit(cache=True)
+@_borrowing
 def _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
-             sizes, runs, now, by_fit, tail):
+             sizes, runs, now, by_fit, tail, fit_starts, fit_frees):
     """Move depth d's cursor to its next child (idea 1: the next partition, or the next
     job with its partition list)."""
     if tree == IDEA1:
@@ -300,7 +309,7 @@ def _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capac
             return
     cur[d] = nxt[cur[d]]
     _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
-            sizes, runs, now, by_fit, tail)
+            sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
 
 
 def compiled_search(jobs: Sequence[SearchJob], profiles: Sequence[Profile],
