@@ -51,9 +51,27 @@ def _step_at(times, length, p, t):
 
 
 @_borrowing
-def _earliest(times, free, length, p, procs, duration, not_before):
+def _step_near(times, length, p, t, hint):
+    """``_step_at(times, length, p, t)``, trying index ``hint`` first.
+
+    The step that holds t is the one index i with times[i] <= t < times[i + 1] (the
+    last step has no end; i = 0 when t is earlier than the profile), so a hint that
+    passes that check is the answer; any other hint falls back to the binary search.
+    The search passes the index a placement found or made, which usually passes."""
     n = length[p]
-    i = _step_at(times, length, p, not_before)
+    if 0 <= hint < n and (hint + 1 == n or t < times[p, hint + 1]) and (
+            hint == 0 or times[p, hint] <= t):
+        return hint
+    return _step_at(times, length, p, t)
+
+
+@_borrowing
+def _earliest(times, free, length, p, procs, duration, not_before):
+    """(earliest start, its step, the step that holds start + duration) of ``procs``
+    nodes for ``duration`` from ``not_before`` on partition p; the two steps are the
+    ones ``_step_at`` gives, found by the scan itself."""
+    n = length[p]
+    i = _step_near(times, length, p, not_before, 0)
     while True:
         while free[p, i] < procs:
             i += 1
@@ -63,14 +81,18 @@ def _earliest(times, free, length, p, procs, duration, not_before):
         while k < n and times[p, k] < end and free[p, k] >= procs:
             k += 1
         if k == n or times[p, k] >= end:
-            return start
+            if k < n and times[p, k] == end:
+                return start, i, k
+            return start, i, k - 1
         i = k
 
 
 @_borrowing
-def _split(times, free, length, p, t):
+def _split(times, free, length, p, t, hint):
+    """Make t a step boundary of partition p; return its index (``hint``: a guess of
+    the step that holds t)."""
     n = length[p]
-    i = _step_at(times, length, p, t)
+    i = _step_near(times, length, p, t, hint)
     if times[p, i] == t:
         return i
     for j in range(n, i + 1, -1):
@@ -83,19 +105,24 @@ def _split(times, free, length, p, t):
 
 
 @_borrowing
-def _reserve(times, free, length, p, start, end, procs):
+def _reserve(times, free, length, p, start, end, procs, at_start, at_end):
+    """Take ``procs`` nodes of partition p during [start, end); return the indices of
+    the boundaries at start and end (``at_start``, ``at_end``: guesses of the steps
+    that hold them, returned unchanged when end <= start)."""
     if end <= start:
-        return
-    i = _split(times, free, length, p, start)
-    k = _split(times, free, length, p, end)
+        return at_start, at_end
+    before = length[p]
+    i = _split(times, free, length, p, start, at_start)
+    k = _split(times, free, length, p, end, at_end + length[p] - before)
     for j in range(i, k):
         free[p, j] -= procs
+    return i, k
 
 
 @_borrowing
-def _drop_if_redundant(times, free, length, p, t):
+def _drop_if_redundant(times, free, length, p, t, hint):
     n = length[p]
-    i = _step_at(times, length, p, t)
+    i = _step_near(times, length, p, t, hint)
     if i > 0 and times[p, i] == t and free[p, i] == free[p, i - 1]:
         for j in range(i, n - 1):
             times[p, j] = times[p, j + 1]
@@ -104,17 +131,16 @@ def _drop_if_redundant(times, free, length, p, t):
 
 
 @_borrowing
-def _release(times, free, length, p, start, end, procs):
+def _release(times, free, length, p, start, end, procs, at_start, at_end):
+    """Undo ``_reserve``: give the nodes back and drop the boundaries at end and start
+    if they no longer change the free count (``at_start``, ``at_end``: what the
+    reservation returned, checked before use since later releases may have dropped
+    steps)."""
     if end <= start:
         return
-    _reserve(times, free, length, p, start, end, -procs)
-    _drop_if_redundant(times, free, length, p, end)
-    _drop_if_redundant(times, free, length, p, start)
-
-
-@_borrowing
-def _free_at(times, free, length, p, t):
-    return free[p, _step_at(times, length, p, t)]
+    i, k = _reserve(times, free, length, p, start, end, -procs, at_start, at_end)
+    _drop_if_redundant(times, free, length, p, end, k)
+    _drop_if_redundant(times, free, length, p, start, i)
 
 
 @_borrowing
@@ -145,8 +171,9 @@ def _fit_order(times, free, length, capacities, size, run, now, out, by_fit, sta
             count += 1
     if by_fit:
         for c in range(count):
-            starts[c] = _earliest(times, free, length, out[c], size, run, now)
-            frees[c] = _free_at(times, free, length, out[c], starts[c])
+            start, at_start, _ = _earliest(times, free, length, out[c], size, run, now)
+            starts[c] = start
+            frees[c] = free[out[c], at_start]
         for a in range(1, count):  # insertion sort on the key
             b = a
             while b > 0 and (starts[b] < starts[b - 1] or (starts[b] == starts[b - 1] and (
@@ -191,6 +218,8 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
     pl_pos = np.empty(n, dtype=np.int64)
     pl_part = np.empty(n, dtype=np.int64)
     pl_start = np.empty(n)
+    pl_at_start = np.empty(n, dtype=np.int64)  # the placement's boundary indices
+    pl_at_end = np.empty(n, dtype=np.int64)
     fit_starts = np.empty(parts)  # _fit_order's scratch space
     fit_frees = np.empty(parts, dtype=np.int64)
     best_pos = np.empty(n, dtype=np.int64)
@@ -236,7 +265,7 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
                 # undo the placement at depth d, then move on to the next child there
                 j = pl_pos[d]
                 _release(times, free, length, pl_part[d], pl_start[d], pl_start[d] + runs[j],
-                         sizes[j])
+                         sizes[j], pl_at_start[d], pl_at_end[d])
                 wait = pl_start[d] - submits[j]
                 excess -= max(0.0, wait - omega)
                 expansion -= max(1.0, (wait + runs[j]) / max(runs[j], tau))
@@ -254,16 +283,21 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
                 part = -1
                 start = 0.0
                 best_free = 0
+                at_start = at_end = 0
                 for p in range(parts):
                     if capacities[p] >= sizes[j]:
-                        s = _earliest(times, free, length, p, sizes[j], runs[j], now)
-                        f = _free_at(times, free, length, p, s)
+                        s, s_step, e_step = _earliest(times, free, length, p, sizes[j], runs[j],
+                                                      now)
+                        f = free[p, s_step]
                         if part < 0 or s < start or (s == start and f < best_free):
                             part, start, best_free = p, s, f
+                            at_start, at_end = s_step, e_step
             else:
                 part = plist[d, cur_k[d]]
-                start = _earliest(times, free, length, part, sizes[j], runs[j], now)
-            _reserve(times, free, length, part, start, start + runs[j], sizes[j])
+                start, at_start, at_end = _earliest(times, free, length, part, sizes[j],
+                                                    runs[j], now)
+            pl_at_start[d], pl_at_end[d] = _reserve(times, free, length, part, start,
+                                                    start + runs[j], sizes[j], at_start, at_end)
             wait = start - submits[j]
             excess += max(0.0, wait - omega)
             expansion += max(1.0, (wait + runs[j]) / max(runs[j], tau))
