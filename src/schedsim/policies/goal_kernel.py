@@ -22,20 +22,24 @@ if TYPE_CHECKING:
     from schedsim.policies.goal import GoalSettings, SearchJob
     from schedsim.policies.profile import Profile
 
-# The helpers below only read and write arrays that search_kernel owns, so they are
-# compiled without numba's reference counting (its ``_nrt`` option, which numba's own
-# string helpers also turn off for speed): with it, every call of an njit function with
-# array arguments increments and decrements each array's count with atomic
-# instructions, which took about 80% of the search's time (numba issue #2345). They
-# must not allocate or return arrays; search_kernel allocates.
-_borrowing = njit(cache=True, _nrt=False)
+# search_kernel allocates the search's arrays and hands them to _search, which runs the
+# whole search with the helpers below inlined into it (numba's IR inlining). _search and
+# the helpers are compiled without numba's reference counting (its ``_nrt`` option, which
+# numba's own string helpers also turn off for speed): with it, every call of an njit
+# function with array arguments, and every inlined copy of one, counts each array up and
+# down with atomic instructions (numba issue #2345), which took about 80% of the search's
+# time; separate calls of the helpers, each passing every array as a struct of scalars,
+# then took half of what was left. They only borrow arrays that search_kernel owns, so
+# they must not allocate or return arrays.
+_no_refcount = njit(cache=True, _nrt=False)
+_inlined = njit(cache=True, _nrt=False, inline="always")
 
 IDEA2, IDEA1 = 0, 1
 PARTITION_FIRST, BEST_FIT_FIRST = 0, 1
 TRADEOFF, HIERARCHICAL = 0, 1
 
 
-@_borrowing
+@_inlined
 def _step_at(times, length, p, t):
     """Index of partition p's step that holds time ``t`` (the first step if t is earlier).
 
@@ -50,7 +54,7 @@ def _step_at(times, length, p, t):
     return low
 
 
-@_borrowing
+@_inlined
 def _step_near(times, length, p, t, hint):
     """``_step_at(times, length, p, t)``, trying index ``hint`` first.
 
@@ -65,7 +69,7 @@ def _step_near(times, length, p, t, hint):
     return _step_at(times, length, p, t)
 
 
-@_borrowing
+@_inlined
 def _earliest(times, free, length, p, procs, duration, not_before):
     """(earliest start, its step, the step that holds start + duration) of ``procs``
     nodes for ``duration`` from ``not_before`` on partition p; the two steps are the
@@ -87,7 +91,7 @@ def _earliest(times, free, length, p, procs, duration, not_before):
         i = k
 
 
-@_borrowing
+@_inlined
 def _split(times, free, length, p, t, hint):
     """Make t a step boundary of partition p; return its index (``hint``: a guess of
     the step that holds t)."""
@@ -104,7 +108,7 @@ def _split(times, free, length, p, t, hint):
     return i + 1
 
 
-@_borrowing
+@_inlined
 def _reserve(times, free, length, p, start, end, procs, at_start, at_end):
     """Take ``procs`` nodes of partition p during [start, end); return the indices of
     the boundaries at start and end (``at_start``, ``at_end``: guesses of the steps
@@ -119,7 +123,7 @@ def _reserve(times, free, length, p, start, end, procs, at_start, at_end):
     return i, k
 
 
-@_borrowing
+@_inlined
 def _drop_if_redundant(times, free, length, p, t, hint):
     n = length[p]
     i = _step_near(times, length, p, t, hint)
@@ -130,7 +134,7 @@ def _drop_if_redundant(times, free, length, p, t, hint):
         length[p] = n - 1
 
 
-@_borrowing
+@_inlined
 def _release(times, free, length, p, start, end, procs, at_start, at_end):
     """Undo ``_reserve``: give the nodes back and drop the boundaries at end and start
     if they no longer change the free count (``at_start``, ``at_end``: what the
@@ -143,7 +147,7 @@ def _release(times, free, length, p, start, end, procs, at_start, at_end):
     _drop_if_redundant(times, free, length, p, start, i)
 
 
-@_borrowing
+@_inlined
 def _better(objective, tw, x, best_tw, best_x):
     if objective == HIERARCHICAL:
         return tw < best_tw or (tw == best_tw and x < best_x)
@@ -159,7 +163,7 @@ def _better(objective, tw, x, best_tw, best_x):
     return gain > 1e-12
 
 
-@_borrowing
+@_inlined
 def _fit_order(times, free, length, capacities, size, run, now, out, by_fit, starts, frees):
     """Partitions large enough for the job into ``out``; return how many. With
     ``by_fit``, sorted by (earliest start, free nodes at that start, index);
@@ -225,6 +229,25 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
     best_pos = np.empty(n, dtype=np.int64)
     best_part = np.empty(n, dtype=np.int64)
     best_start = np.empty(n)
+    nodes, leaves, stopped = _search(
+        sizes, runs, submits, capacities, times, free, length, now, omega, node_limit, tree,
+        idea1_order == BEST_FIT_FIRST, objective, tau, nxt, prv, cur, cur_k, ordinal, plist,
+        pcount, pl_pos, pl_part, pl_start, pl_at_start, pl_at_end, fit_starts, fit_frees,
+        best_pos, best_part, best_start)
+    return best_pos, best_part, best_start, nodes, leaves, stopped
+
+
+@_no_refcount
+def _search(sizes, runs, submits, capacities, times, free, length, now, omega, node_limit, tree,
+            by_fit, objective, tau, nxt, prv, cur, cur_k, ordinal, plist, pcount, pl_pos,
+            pl_part, pl_start, pl_at_start, pl_at_end, fit_starts, fit_frees, best_pos,
+            best_part, best_start):
+    """search_kernel's search on the arrays it allocated; fills ``best_pos``,
+    ``best_part`` and ``best_start`` with the best plan and returns (nodes, leaves,
+    stopped)."""
+    n = sizes.shape[0]
+    parts = capacities.shape[0]
+    head, tail = n, n + 1
     best_tw = 0.0
     best_x = 0.0
     have_best = False
@@ -233,7 +256,6 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
     stopped = False
     excess = 0.0
     expansion = 0.0
-    by_fit = idea1_order == BEST_FIT_FIRST
     for k in range(-1, max(n - 1, 0)):
         d = 0
         cur[0] = nxt[head]
@@ -312,10 +334,10 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
                     sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
         if stopped:
             break
-    return best_pos, best_part, best_start, nodes, leaves, stopped
+    return nodes, leaves, stopped
 
 
-@_borrowing
+@_inlined
 def _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
             sizes, runs, now, by_fit, tail, fit_starts, fit_frees):
     """Idea 1: give depth d's current job its partition list, moving past jobs that fit
@@ -332,7 +354,7 @@ def _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capaci
         cur[d] = nxt[cur[d]]
 
 
-@_borrowing
+@_inlined
 def _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
              sizes, runs, now, by_fit, tail, fit_starts, fit_frees):
     """Move depth d's cursor to its next child (idea 1: the next partition, or the next
