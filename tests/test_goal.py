@@ -288,3 +288,63 @@ def test_compiled_search_equals_the_pure_search(
                                                        options, pure.branching_order())
     assert compiled == [(p.job, p.partition, p.start) for p in plan]
     assert (nodes, leaves, stopped) == (pure.stats.nodes, pure.stats.leaves, pure.stats.stopped)
+
+
+def assert_compiled_equals_pure(jobs: list[SearchJob], running: list[tuple[float, int, int]],
+                                capacities: tuple[int, ...], options: GoalSettings,
+                                omega: float = 0.0) -> None:
+    """Both engines on the same snapshot: running jobs as (end, size, partition) from 0."""
+    from schedsim.policies.goal_kernel import compiled_search
+
+    def profiles() -> list[Profile]:
+        return [Profile.holding(0.0, c, [(end, size) for end, size, q in running if q == p])
+                for p, c in enumerate(capacities)]
+
+    pure = Search(jobs, profiles(), capacities, 0.0, omega, options)
+    plan = pure.run()
+    compiled, nodes, leaves, stopped = compiled_search(jobs, profiles(), capacities, 0.0, omega,
+                                                       options, pure.branching_order())
+    assert compiled == [(p.job, p.partition, p.start) for p in plan]
+    assert (nodes, leaves, stopped) == (pure.stats.nodes, pure.stats.leaves, pure.stats.stopped)
+
+
+def test_compiled_search_when_a_release_drops_an_earlier_step() -> None:
+    # the first job (3 of 4 nodes over [10, 20)) leaves a boundary at 10 with the same free
+    # count on both sides; undoing the second job ([0, 10)) drops it, so the first job's
+    # boundary indices are stale when it is undone, and the later orders that place the
+    # third job need the profile put back right
+    jobs = [SearchJob(3, 10.0, 0.0), SearchJob(1, 10.0, 0.0), SearchJob(4, 5.0, 0.0)]
+    assert_compiled_equals_pure(jobs, [(10.0, 3, 0)], (4,), GoalSettings(node_limit=UNLIMITED))
+
+
+@st.composite
+def coarse_cases(draw: st.DrawFn) -> tuple[list[SearchJob], list[tuple[float, int, int]],
+                                           tuple[int, ...]]:
+    """Snapshots whose times are multiples of 5 on one to four partitions, so that steps
+    often meet and reservations often leave boundaries with equal free counts around."""
+    capacities = tuple(draw(st.lists(st.integers(2, 6), min_size=1, max_size=4)))
+    widest = max(capacities)
+    jobs = [SearchJob(draw(st.integers(1, widest)), 5.0 * draw(st.integers(1, 6)),
+                      -5.0 * draw(st.integers(0, 10))) for _ in range(draw(st.integers(1, 7)))]
+    running = []
+    used = [0] * len(capacities)
+    for _ in range(draw(st.integers(0, 8))):
+        p = draw(st.integers(0, len(capacities) - 1))
+        size = draw(st.integers(1, capacities[p]))
+        if used[p] + size <= capacities[p]:
+            used[p] += size
+            running.append((5.0 * draw(st.integers(1, 8)), size, p))
+    return jobs, running, capacities
+
+
+@settings(max_examples=200, deadline=None)
+@given(coarse_cases(), st.integers(1, 300), st.sampled_from(["idea1", "idea2"]),
+       st.sampled_from(["partition_first", "best_fit_first"]), st.sampled_from(["fcfs", "lxf"]))
+def test_compiled_search_equals_the_pure_search_on_coarse_times(
+    case: tuple[list[SearchJob], list[tuple[float, int, int]], tuple[int, ...]], limit: int,
+    tree: str, idea1_order: str, branching: str,
+) -> None:
+    jobs, running, capacities = case
+    assert_compiled_equals_pure(jobs, running, capacities,
+                                GoalSettings(node_limit=limit, tree=tree, idea1_order=idea1_order,
+                                             branching=branching))

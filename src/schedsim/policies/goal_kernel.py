@@ -22,12 +22,24 @@ if TYPE_CHECKING:
     from schedsim.policies.goal import GoalSettings, SearchJob
     from schedsim.policies.profile import Profile
 
+# search_kernel allocates the search's arrays and hands them to _search, which runs the
+# whole search with the helpers below inlined into it (numba's IR inlining). _search and
+# the helpers are compiled without numba's reference counting (its ``_nrt`` option, which
+# numba's own string helpers also turn off for speed): with it, every call of an njit
+# function with array arguments, and every inlined copy of one, counts each array up and
+# down with atomic instructions (numba issue #2345), which took about 80% of the search's
+# time; separate calls of the helpers, each passing every array as a struct of scalars,
+# then took half of what was left. They only borrow arrays that search_kernel owns, so
+# they must not allocate or return arrays.
+_no_refcount = njit(cache=True, _nrt=False)
+_inlined = njit(cache=True, _nrt=False, inline="always")
+
 IDEA2, IDEA1 = 0, 1
 PARTITION_FIRST, BEST_FIT_FIRST = 0, 1
 TRADEOFF, HIERARCHICAL = 0, 1
 
 
-@njit(cache=True)
+@_inlined
 def _step_at(times, length, p, t):
     """Index of partition p's step that holds time ``t`` (the first step if t is earlier).
 
@@ -42,10 +54,28 @@ def _step_at(times, length, p, t):
     return low
 
 
-@njit(cache=True)
-def _earliest(times, free, length, p, procs, duration, not_before):
+@_inlined
+def _step_near(times, length, p, t, hint):
+    """``_step_at(times, length, p, t)``, trying index ``hint`` first.
+
+    The step that holds t is the one index i with times[i] <= t < times[i + 1] (the
+    last step has no end; i = 0 when t is earlier than the profile), so a hint that
+    passes that check is the answer; any other hint falls back to the binary search.
+    The search passes the index a placement found or made, which usually passes."""
     n = length[p]
-    i = _step_at(times, length, p, not_before)
+    if 0 <= hint < n and (hint + 1 == n or t < times[p, hint + 1]) and (
+            hint == 0 or times[p, hint] <= t):
+        return hint
+    return _step_at(times, length, p, t)
+
+
+@_inlined
+def _earliest(times, free, length, p, procs, duration, not_before):
+    """(earliest start, its step, the step that holds start + duration) of ``procs``
+    nodes for ``duration`` from ``not_before`` on partition p; the two steps are the
+    ones ``_step_at`` gives, found by the scan itself."""
+    n = length[p]
+    i = _step_near(times, length, p, not_before, 0)
     while True:
         while free[p, i] < procs:
             i += 1
@@ -55,14 +85,18 @@ def _earliest(times, free, length, p, procs, duration, not_before):
         while k < n and times[p, k] < end and free[p, k] >= procs:
             k += 1
         if k == n or times[p, k] >= end:
-            return start
+            if k < n and times[p, k] == end:
+                return start, i, k
+            return start, i, k - 1
         i = k
 
 
-@njit(cache=True)
-def _split(times, free, length, p, t):
+@_inlined
+def _split(times, free, length, p, t, hint):
+    """Make t a step boundary of partition p; return its index (``hint``: a guess of
+    the step that holds t)."""
     n = length[p]
-    i = _step_at(times, length, p, t)
+    i = _step_near(times, length, p, t, hint)
     if times[p, i] == t:
         return i
     for j in range(n, i + 1, -1):
@@ -74,20 +108,25 @@ def _split(times, free, length, p, t):
     return i + 1
 
 
-@njit(cache=True)
-def _reserve(times, free, length, p, start, end, procs):
+@_inlined
+def _reserve(times, free, length, p, start, end, procs, at_start, at_end):
+    """Take ``procs`` nodes of partition p during [start, end); return the indices of
+    the boundaries at start and end (``at_start``, ``at_end``: guesses of the steps
+    that hold them, returned unchanged when end <= start)."""
     if end <= start:
-        return
-    i = _split(times, free, length, p, start)
-    k = _split(times, free, length, p, end)
+        return at_start, at_end
+    before = length[p]
+    i = _split(times, free, length, p, start, at_start)
+    k = _split(times, free, length, p, end, at_end + length[p] - before)
     for j in range(i, k):
         free[p, j] -= procs
+    return i, k
 
 
-@njit(cache=True)
-def _drop_if_redundant(times, free, length, p, t):
+@_inlined
+def _drop_if_redundant(times, free, length, p, t, hint):
     n = length[p]
-    i = _step_at(times, length, p, t)
+    i = _step_near(times, length, p, t, hint)
     if i > 0 and times[p, i] == t and free[p, i] == free[p, i - 1]:
         for j in range(i, n - 1):
             times[p, j] = times[p, j + 1]
@@ -95,21 +134,20 @@ def _drop_if_redundant(times, free, length, p, t):
         length[p] = n - 1
 
 
-@njit(cache=True)
-def _release(times, free, length, p, start, end, procs):
+@_inlined
+def _release(times, free, length, p, start, end, procs, at_start, at_end):
+    """Undo ``_reserve``: give the nodes back and drop the boundaries at end and start
+    if they no longer change the free count (``at_start``, ``at_end``: what the
+    reservation returned, checked before use since later releases may have dropped
+    steps)."""
     if end <= start:
         return
-    _reserve(times, free, length, p, start, end, -procs)
-    _drop_if_redundant(times, free, length, p, end)
-    _drop_if_redundant(times, free, length, p, start)
+    i, k = _reserve(times, free, length, p, start, end, -procs, at_start, at_end)
+    _drop_if_redundant(times, free, length, p, end, k)
+    _drop_if_redundant(times, free, length, p, start, i)
 
 
-@njit(cache=True)
-def _free_at(times, free, length, p, t):
-    return free[p, _step_at(times, length, p, t)]
-
-
-@njit(cache=True)
+@_inlined
 def _better(objective, tw, x, best_tw, best_x):
     if objective == HIERARCHICAL:
         return tw < best_tw or (tw == best_tw and x < best_x)
@@ -125,21 +163,21 @@ def _better(objective, tw, x, best_tw, best_x):
     return gain > 1e-12
 
 
-@njit(cache=True)
-def _fit_order(times, free, length, capacities, size, run, now, out, by_fit):
+@_inlined
+def _fit_order(times, free, length, capacities, size, run, now, out, by_fit, starts, frees):
     """Partitions large enough for the job into ``out``; return how many. With
-    ``by_fit``, sorted by (earliest start, free nodes at that start, index)."""
+    ``by_fit``, sorted by (earliest start, free nodes at that start, index);
+    ``starts`` and ``frees`` are scratch space of a slot per partition."""
     count = 0
     for p in range(capacities.shape[0]):
         if capacities[p] >= size:
             out[count] = p
             count += 1
     if by_fit:
-        starts = np.empty(count)
-        frees = np.empty(count, dtype=np.int64)
         for c in range(count):
-            starts[c] = _earliest(times, free, length, out[c], size, run, now)
-            frees[c] = _free_at(times, free, length, out[c], starts[c])
+            start, at_start, _ = _earliest(times, free, length, out[c], size, run, now)
+            starts[c] = start
+            frees[c] = free[out[c], at_start]
         for a in range(1, count):  # insertion sort on the key
             b = a
             while b > 0 and (starts[b] < starts[b - 1] or (starts[b] == starts[b - 1] and (
@@ -184,9 +222,32 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
     pl_pos = np.empty(n, dtype=np.int64)
     pl_part = np.empty(n, dtype=np.int64)
     pl_start = np.empty(n)
+    pl_at_start = np.empty(n, dtype=np.int64)  # the placement's boundary indices
+    pl_at_end = np.empty(n, dtype=np.int64)
+    fit_starts = np.empty(parts)  # _fit_order's scratch space
+    fit_frees = np.empty(parts, dtype=np.int64)
     best_pos = np.empty(n, dtype=np.int64)
     best_part = np.empty(n, dtype=np.int64)
     best_start = np.empty(n)
+    nodes, leaves, stopped = _search(
+        sizes, runs, submits, capacities, times, free, length, now, omega, node_limit, tree,
+        idea1_order == BEST_FIT_FIRST, objective, tau, nxt, prv, cur, cur_k, ordinal, plist,
+        pcount, pl_pos, pl_part, pl_start, pl_at_start, pl_at_end, fit_starts, fit_frees,
+        best_pos, best_part, best_start)
+    return best_pos, best_part, best_start, nodes, leaves, stopped
+
+
+@_no_refcount
+def _search(sizes, runs, submits, capacities, times, free, length, now, omega, node_limit, tree,
+            by_fit, objective, tau, nxt, prv, cur, cur_k, ordinal, plist, pcount, pl_pos,
+            pl_part, pl_start, pl_at_start, pl_at_end, fit_starts, fit_frees, best_pos,
+            best_part, best_start):
+    """search_kernel's search on the arrays it allocated; fills ``best_pos``,
+    ``best_part`` and ``best_start`` with the best plan and returns (nodes, leaves,
+    stopped)."""
+    n = sizes.shape[0]
+    parts = capacities.shape[0]
+    head, tail = n, n + 1
     best_tw = 0.0
     best_x = 0.0
     have_best = False
@@ -195,13 +256,12 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
     stopped = False
     excess = 0.0
     expansion = 0.0
-    by_fit = idea1_order == BEST_FIT_FIRST
     for k in range(-1, max(n - 1, 0)):
         d = 0
         cur[0] = nxt[head]
         ordinal[0] = 0
         _settle(0, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
-                sizes, runs, now, by_fit, tail)
+                sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
         while True:
             if d == n:
                 leaves += 1
@@ -217,7 +277,7 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
                 # the next child at depth d allowed in iteration k
                 if cur[d] != tail and d == k and ordinal[d] == 0:
                     _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length,
-                             capacities, sizes, runs, now, by_fit, tail)
+                             capacities, sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
                     ordinal[d] += 1
                 backtrack = cur[d] == tail or (d > k and ordinal[d] > 0)
             if backtrack:
@@ -227,14 +287,14 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
                 # undo the placement at depth d, then move on to the next child there
                 j = pl_pos[d]
                 _release(times, free, length, pl_part[d], pl_start[d], pl_start[d] + runs[j],
-                         sizes[j])
+                         sizes[j], pl_at_start[d], pl_at_end[d])
                 wait = pl_start[d] - submits[j]
                 excess -= max(0.0, wait - omega)
                 expansion -= max(1.0, (wait + runs[j]) / max(runs[j], tau))
                 nxt[prv[j]] = j
                 prv[nxt[j]] = j
                 _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length,
-                         capacities, sizes, runs, now, by_fit, tail)
+                         capacities, sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
                 ordinal[d] += 1
                 continue
             if nodes >= node_limit and have_best:
@@ -245,16 +305,21 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
                 part = -1
                 start = 0.0
                 best_free = 0
+                at_start = at_end = 0
                 for p in range(parts):
                     if capacities[p] >= sizes[j]:
-                        s = _earliest(times, free, length, p, sizes[j], runs[j], now)
-                        f = _free_at(times, free, length, p, s)
+                        s, s_step, e_step = _earliest(times, free, length, p, sizes[j], runs[j],
+                                                      now)
+                        f = free[p, s_step]
                         if part < 0 or s < start or (s == start and f < best_free):
                             part, start, best_free = p, s, f
+                            at_start, at_end = s_step, e_step
             else:
                 part = plist[d, cur_k[d]]
-                start = _earliest(times, free, length, part, sizes[j], runs[j], now)
-            _reserve(times, free, length, part, start, start + runs[j], sizes[j])
+                start, at_start, at_end = _earliest(times, free, length, part, sizes[j],
+                                                    runs[j], now)
+            pl_at_start[d], pl_at_end[d] = _reserve(times, free, length, part, start,
+                                                    start + runs[j], sizes[j], at_start, at_end)
             wait = start - submits[j]
             excess += max(0.0, wait - omega)
             expansion += max(1.0, (wait + runs[j]) / max(runs[j], tau))
@@ -266,15 +331,15 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
             cur[d] = nxt[head]
             ordinal[d] = 0
             _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
-                    sizes, runs, now, by_fit, tail)
+                    sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
         if stopped:
             break
-    return best_pos, best_part, best_start, nodes, leaves, stopped
+    return nodes, leaves, stopped
 
 
-@njit(cache=True)
+@_inlined
 def _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
-            sizes, runs, now, by_fit, tail):
+            sizes, runs, now, by_fit, tail, fit_starts, fit_frees):
     """Idea 1: give depth d's current job its partition list, moving past jobs that fit
     no partition."""
     if tree != IDEA1:
@@ -282,16 +347,16 @@ def _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capaci
     while cur[d] != tail:
         j = cur[d]
         pcount[d] = _fit_order(times, free, length, capacities, sizes[j], runs[j], now,
-                               plist[d], by_fit)
+                               plist[d], by_fit, fit_starts, fit_frees)
         cur_k[d] = 0
         if pcount[d] > 0:
             return
         cur[d] = nxt[cur[d]]
 
 
-@njit(cache=True)
+@_inlined
 def _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
-             sizes, runs, now, by_fit, tail):
+             sizes, runs, now, by_fit, tail, fit_starts, fit_frees):
     """Move depth d's cursor to its next child (idea 1: the next partition, or the next
     job with its partition list)."""
     if tree == IDEA1:
@@ -300,7 +365,7 @@ def _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capac
             return
     cur[d] = nxt[cur[d]]
     _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
-            sizes, runs, now, by_fit, tail)
+            sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
 
 
 def compiled_search(jobs: Sequence[SearchJob], profiles: Sequence[Profile],
