@@ -13,8 +13,8 @@ Subcommands:
 * ``benchmarks`` per-rule totals of the ``benchmark:`` files (docs/performance-pipeline.md).
 
 A workload batch, point or target is given either as ``--spec JSON`` (what the
-rules pass) or by ``--config FILE`` plus its names (for running by hand). Errors in the input
-end with exit code 2 and one line.
+rules pass) or by ``--config FILE`` plus its names (for running by hand). Errors
+in the input end with exit code 2 and one line.
 """
 
 from __future__ import annotations
@@ -179,10 +179,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from schedsim.experiments.generate import generate_batch
+    from schedsim.experiments.generate import generate_files
 
     batch = _batch_spec(args)
-    paths = generate_batch(batch, args.out)
+    paths = args.out or batch.paths
+    generate_files(batch.model, batch.jobs, batch.params, batch.seeds, paths)
     print(f"{batch.name}: {len(paths)} files ({batch.model}, {batch.jobs} jobs each)")
     return 0
 

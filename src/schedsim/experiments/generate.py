@@ -1,11 +1,13 @@
-"""One workload job: every seed file of a :class:`~schedsim.experiments.spec.WorkloadBatch`.
+"""One workload job: every seed file of one workload variant (a
+:class:`~schedsim.experiments.spec.WorkloadBatch`), in one process.
 
-A variant's seed files are written by one process, one after another, each
-byte for byte what ``schedsim generate`` writes for that seed (the parameters go
-through the same ``KEY=VALUE`` parsing) and each atomically (a temporary file
-beside it, then a rename), so an interrupted job leaves whole files or none.
-This module imports only the workload registry: the workflow hashes it, with the
-model's module, as the code version of the workload rules.
+The files are written one after another, each byte for byte what ``schedsim
+generate`` writes for its seed (the parameters go through the same ``KEY=VALUE``
+parsing) and each atomically (a temporary file beside it, then a rename), so an
+interrupted job leaves whole files or none. The workflow hashes this module, with
+the model's module, as the code version of the workload rules; it imports only
+the workload registry and its helpers (not the specs), so that only a change of
+what the files contain reruns them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from typing import Any
 
 from schedsim.atomic import write_text_atomic
 from schedsim.errors import InputError
-from schedsim.experiments.spec import WorkloadBatch
 from schedsim.params import split_assignments
 from schedsim.workloads.base import get_model
 
@@ -26,24 +27,20 @@ def assignments(params: Mapping[str, Any]) -> list[str]:
     return [f"{key}={value}" for key, value in params.items()]
 
 
-def check_outputs(batch: WorkloadBatch, outputs: Sequence[str]) -> None:
+def check_outputs(seeds: Sequence[int], outputs: Sequence[str]) -> None:
     """Refuse outputs that are not one ``seed<N>.<ext>`` file per seed, in seed order."""
-    if len(outputs) != len(batch.seeds):
-        raise InputError(f"{batch.name}: {len(outputs)} output files for "
-                         f"{len(batch.seeds)} seeds")
-    for seed, out in zip(batch.seeds, outputs, strict=True):
-        if Path(out).name != f"seed{seed}.{batch.ext}":
-            raise InputError(f"{batch.name}: output {out} is not the file of seed {seed} "
-                             f"(seed{seed}.{batch.ext})")
+    if len(outputs) != len(seeds):
+        raise InputError(f"{len(outputs)} output files for {len(seeds)} seeds")
+    for seed, out in zip(seeds, outputs, strict=True):
+        if not Path(out).name.startswith(f"seed{seed}."):
+            raise InputError(f"output {out} is not the file of seed {seed} (seed{seed}.<ext>)")
 
 
-def generate_batch(batch: WorkloadBatch, outputs: Sequence[str] | None = None) -> list[str]:
-    """Write every seed file of ``batch`` (to ``outputs``, else to ``batch.paths``);
-    return the paths written."""
-    paths = list(outputs) if outputs is not None else batch.paths
-    check_outputs(batch, paths)
-    model = get_model(batch.model)
-    params = split_assignments(assignments(batch.params), f"generate {batch.model}")
-    for seed, path in zip(batch.seeds, paths, strict=True):
-        write_text_atomic(path, model.run(batch.jobs, seed, params))
-    return paths
+def generate_files(model: str, jobs: int, params: Mapping[str, Any], seeds: Sequence[int],
+                   outputs: Sequence[str]) -> None:
+    """Write the workload of each seed of ``seeds`` to the output at the same position."""
+    check_outputs(seeds, outputs)
+    generator = get_model(model)
+    given = split_assignments(assignments(params), f"generate {model}")
+    for seed, path in zip(seeds, outputs, strict=True):
+        write_text_atomic(path, generator.run(jobs, seed, given))
