@@ -66,7 +66,8 @@ def test_relabelled_rows_are_the_run_file_the_simulations_write(tmp_path: Path) 
 def test_relabelling_keeps_nan_columns_and_inner_values(tmp_path: Path) -> None:
     """A point with NaN-filled columns and its value under another name (a default)."""
     path = tmp_path / "w.swf"
-    path.write_text(get_model("lublin99").run(60, 3, {"typed": False, "nodes": 16, "uhi": 4.0, "umed": 2.5}))
+    params = {"typed": False, "nodes": 16, "uhi": 4.0, "umed": 2.5}
+    path.write_text(get_model("lublin99").run(60, 3, params))
     base = PointSpec(family="slack", target="SLACK-F9", policy="slack-backfill", point="w",
                      variant="w", variant_column="workload", labels={"aarr": 10.0},
                      machine=MachineSpec(16), model="lublin99", seeds=(3,),

@@ -112,7 +112,7 @@ def test_toy_workflow_runs_grouped_on_slurm(tmp_path):
     assert proc.returncode == 0, output
 
     job_ids = sorted(set(SUBMITTED.findall(output)), key=int)
-    # 2 generate_workload + 8 simulate jobs, but grouped: one SLURM job per group
+    # 2 generate_workloads + 8 simulate jobs, but grouped: one SLURM job per group
     assert len(job_ids) == 2, output
 
     # every cluster job really ran inside one of those SLURM jobs ...

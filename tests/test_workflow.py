@@ -51,7 +51,7 @@ if shutil.which("snakemake", path=str(Path(sys.executable).parent)) is None:
 
 
 def snakemake(workdir: Path, *args: str, config: tuple[str, ...] = (),
-              timeout: float = 300.0) -> subprocess.CompletedProcess:
+              timeout: float = 300.0, configfile: str = CONFIG) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["PYTHONPATH"] = str(workdir / "src")
@@ -59,7 +59,8 @@ def snakemake(workdir: Path, *args: str, config: tuple[str, ...] = (),
     logs = ", ".join(f"{name}: {{url: 'http://127.0.0.1:9/{name}'}}" for name in LOGS)
     items = (f"traces={{search: [{KTH.parent}], logs: {{{logs}}}}}", *config)
     extra = ("--config", *items)
-    return subprocess.run(["snakemake", "--cores", "2", "--configfile", CONFIG, *extra, *args],
+    return subprocess.run(["snakemake", "--cores", "2", "--configfile", configfile, *extra,
+                           *args],
                           cwd=workdir, env=env, capture_output=True, text=True,
                           timeout=timeout, check=False)
 
@@ -257,7 +258,7 @@ def test_one_policy_parameter_change_reruns_only_that_policy(workdir: Path) -> N
     # HRFBf points of the .test config: F5, F6 and F7 one per load (their sweeps run
     # inside the job).
     assert job_count(text, "simulate") == 9
-    assert job_count(text, "generate_workload") == 0
+    assert workload_jobs(text) == 0
     runs = [line for line in text.splitlines() if "output: results/runs" in line]
     assert len(runs) == 9 and all("/HRFBf/" in line for line in runs)
 
@@ -291,7 +292,7 @@ def test_a_policy_change_reruns_only_the_simulations_that_use_it(workdir: Path) 
     assert job_count(text, "simulate") == 36 + 12
     runs = [line for line in text.splitlines() if "output: results/runs" in line]
     assert runs and not any("/LOS-" in line for line in runs)
-    assert job_count(text, "generate_workload") == 0
+    assert workload_jobs(text) == 0
 
 
 def test_a_model_change_reruns_its_workloads_not_the_others(workdir: Path) -> None:
@@ -335,31 +336,75 @@ def test_report(workdir: Path) -> None:
     assert "System Message" not in page  # captions render without reST errors
 
 
+def job_stats(text: str) -> dict[str, int]:
+    """Snakemake's (first) "Job stats" table: rule -> count, empty when there is none."""
+    lines = text.splitlines()
+    if "Job stats:" not in lines:
+        return {}
+    stats: dict[str, int] = {}
+    for line in lines[lines.index("Job stats:") + 3:]:
+        parts = line.split()
+        if len(parts) != 2 or not parts[1].isdigit() or parts[0] == "total":
+            break
+        stats[parts[0]] = int(parts[1])
+    return stats
+
+
 def job_count(text: str, rule: str) -> int:
     """The count of ``rule`` in Snakemake's "Job stats" table (0 when absent)."""
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] == rule and parts[1].isdigit():
-            return int(parts[1])
-    return 0
+    return job_stats(text).get(rule, 0)
 
 
-def test_full_config_plan_matches_the_documented_granularity() -> None:
+def workload_jobs(text: str) -> int:
+    """Jobs of the workload rules (one per seed set: generate_workloads_<seeds>)."""
+    return sum(n for rule, n in job_stats(text).items()
+               if rule.startswith("generate_workloads_"))
+
+
+def offline_full_config(search: tuple[str, ...] = ()) -> dict:
+    """config/config.yaml with only the ``search`` directories and unreachable log URLs."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    config["traces"]["search"] = list(search)
+    for log in config["traces"]["logs"].values():
+        log["url"] = "http://127.0.0.1:9/" + log["file"]
+    return config
+
+
+def test_full_config_makes_one_workload_job_per_variant(workdir: Path) -> None:
+    """The full config's dry run: one job per (family, variant), every seed file inside
+    (with the logs of ../shared/traces: 116 jobs for 1,303 files, one job per file before)."""
     import yaml
 
     from schedsim.experiments.plan import build_plan
 
-    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
-    config["traces"]["search"] = []
-    for log in config["traces"]["logs"].values():
-        log["url"] = "http://127.0.0.1:9/" + log["file"]
+    config = offline_full_config(search=(str(KTH.parent),))
+    # in config order: a target choosing a parameter is planned before the ones taking it
+    (workdir / "full.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    result = snakemake(workdir, "-n", "--forceall", configfile="full.yaml", timeout=600)
+    assert result.returncode == 0, output(result)[-3000:]
     plan = build_plan(config, base=ROOT)
+    jobs = workload_jobs(output(result))
+    assert jobs == len(plan.batches) and jobs * 10 < len(plan.workloads)
+    made = [line.split(":", 1)[1].split(", ") for line in output(result).splitlines()
+            if line.strip().startswith("output: results/workloads/")]
+    assert sorted(p.strip() for paths in made for p in paths) == sorted(plan.workloads)
+
+
+def test_full_config_plan_matches_the_documented_granularity() -> None:
+    from schedsim.experiments.plan import build_plan
+
+    plan = build_plan(offline_full_config(), base=ROOT)
     # HRF; LOS (tests/test_experiments_los.py); LOS-F9 and F10 again with a one-day lead
     # time; GOAL's synthetic months (one per seed; its HPC2N months read the log); IHAP's
     # 19 points (9 utilizations, 5 more CVa, 5 more CVs), again under eq. 9 in BPUs;
     # SLACK's 5 workloads x 11 seeds, again with arar 1.0225
     assert len(plan.workloads) == (3 * 20 + 7 * 6 * 20 + 2 * 6 * 20 + 5 + 2 * 19
                                    + 2 * 5 * 11)
+    # one workload job per variant, every seed inside
+    assert len(plan.batches) == 3 + 7 * 6 + 2 * 6 + 1 + 2 * 19 + 2 * 5
+    assert sum(len(batch.seeds) for batch in plan.batches.values()) == len(plan.workloads)
     assert {t: len(r) for t, r in plan.inputs_of.items()
             if t.startswith("HRF") and "@" not in t} == {
         "HRF-T1": 0, "HRF-F5": 2 * 3 * 8, "HRF-F6": 2 * 3 * 10, "HRF-F7": 8 * 3 * 8}

@@ -2,6 +2,7 @@
 # constraints. No rules here.
 
 import functools
+import re
 import sys
 from pathlib import Path
 
@@ -53,8 +54,9 @@ shell.prefix(
 # depends on it): each rule depends on the syntax trees, docstrings removed, of
 # the modules its entry points import (provenance.code_version). A simulation's
 # entry points are its policy's module, its workload model's module and the point
-# runner; a workload's, its model's module and the `schedsim` command; a target's
-# stages, the experiments command and the target's family module.
+# runner; a workload batch's, its model's module and the batch writer
+# (experiments.generate); a target's stages, the experiments command and the
+# target's family module.
 @functools.cache
 def code_of(*modules):
     return provenance.code_version(modules)
@@ -85,36 +87,52 @@ wildcard_constraints:
 # ---------------------------------------------------------------- workloads
 
 
-def workload_entry(wildcards):
-    path = "results/workloads/{}/{}/seed{}.{}".format(
-        wildcards.family, wildcards.variant, wildcards.seed, wildcards.ext
-    )
-    if path not in PLAN.workloads:
-        raise ValueError(f"{path} is not a workload of the configured families")
-    return PLAN.workloads[path]
+# One job per workload batch: a family's variant, every seed file of it
+# (results/workloads/<family>/<variant>/seed<N>.<ext>). A rule's outputs are fixed
+# file names, so there is one rule per distinct seed set (workloads.smk), and the
+# batch wildcard of each accepts only the batches with its seeds: a file has one rule.
+BATCHES = PLAN.batches
 
 
-def workload_inputs(wildcards):
-    """The log a month file is cut from (nothing for a generated workload)."""
-    entry = workload_entry(wildcards)
-    return [entry["input"]] if "input" in entry else []
+def seeds_label(seeds):
+    """A rule-name part for a seed set: (1,) -> seed1, (1, ..., 20) -> seeds1to20."""
+    if len(seeds) == 1:
+        return f"seed{seeds[0]}"
+    if seeds == tuple(range(seeds[0], seeds[-1] + 1)):
+        return f"seeds{seeds[0]}to{seeds[-1]}"
+    return "seeds" + "_".join(str(s) for s in seeds)
 
 
-def workload_model(wildcards):
-    return workload_entry(wildcards)["model"]
+def batch_rules():
+    """Rule name -> (seeds, the pattern of the batch wildcard), one per seed set."""
+    by_seeds = {}
+    for name, batch in BATCHES.items():
+        by_seeds.setdefault(batch.seeds, []).append(re.escape(name))
+    return {f"generate_workloads_{seeds_label(seeds)}": (seeds, "|".join(names))
+            for seeds, names in by_seeds.items()}
 
 
-def workload_jobs(wildcards):
-    return workload_entry(wildcards)["jobs"]
+def batch_entry(wildcards):
+    batch = BATCHES.get(wildcards.batch)
+    if batch is None or batch.ext != wildcards.ext:
+        raise ValueError(f"results/workloads/{wildcards.batch}/*.{wildcards.ext} "
+                         "are not workloads of the configured families")
+    return batch
 
 
-def workload_code(wildcards):
-    return code_of(provenance.model_module(workload_model(wildcards)), "schedsim.cli")
+def batch_inputs(wildcards):
+    """The log the month files are cut from (nothing for generated workloads)."""
+    batch = batch_entry(wildcards)
+    return [batch.input] if batch.input else []
 
 
-def workload_args(wildcards):
-    params = workload_entry(wildcards)["params"]
-    return " ".join(f"--param {key}={value}" for key, value in params.items())
+def batch_code(wildcards):
+    model = provenance.model_module(batch_entry(wildcards).model)
+    return code_of(model, "schedsim.experiments.generate")
+
+
+def batch_spec(wildcards):
+    return to_json(batch_entry(wildcards))
 
 
 # ---------------------------------------------------------------- simulations

@@ -3,6 +3,7 @@
 Subcommands:
 
 * ``plan``       list the workloads, points and targets a config defines (and check them);
+* ``generate``   every seed file of one workload variant (a batch), in one process;
 * ``run-point``  run one point (all seeds inside) -> parquet, one row per simulation
   (``--same-as``: relabel the rows of an equivalent point's run file instead);
 * ``aggregate``  a target's inputs -> ``results/tables/<target>.csv`` (+ per-seed table);
@@ -12,9 +13,9 @@ Subcommands:
 * ``summary``    claims and figures -> one self-contained HTML page;
 * ``benchmarks`` per-rule totals of the ``benchmark:`` files (docs/performance-pipeline.md).
 
-A point or target is given either as ``--spec JSON`` (what the rules pass) or
-by ``--config FILE`` plus its names (for running by hand). Errors in the input
-end with exit code 2 and one line.
+A workload batch, point or target is given either as ``--spec JSON`` (what the
+rules pass) or by ``--config FILE`` plus its names (for running by hand). Errors
+in the input end with exit code 2 and one line.
 """
 
 from __future__ import annotations
@@ -51,6 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     plan = sub.add_parser("plan", help="list workloads, points and targets of a config")
     plan.add_argument("--config", required=True)
+    gen = sub.add_parser("generate", help="every seed file of one workload variant")
+    gen.add_argument("--spec", help="JSON batch spec (as the workflow passes it)")
+    gen.add_argument("--config", help="config YAML (instead of --spec)")
+    gen.add_argument("--batch", help="<family>/<variant>, with --config")
+    gen.add_argument("--out", nargs="+", help="one file per seed, in the spec's seed order "
+                     "(default: results/workloads/<family>/<variant>/seed<N>.<ext>)")
     run = sub.add_parser("run-point", help="simulate one point, all seeds")
     _spec_args(run, point=True)
     run.add_argument("--code-version", default="unknown", help="stored in the metadata")
@@ -136,6 +143,18 @@ def _point_spec(args: argparse.Namespace) -> specs.PointSpec:
     return specs.point_from_json(specs.to_json(point))  # key order as the workflow passes it
 
 
+def _batch_spec(args: argparse.Namespace) -> specs.WorkloadBatch:
+    if args.spec:
+        return specs.batch_from_json(args.spec)
+    if not (args.config and args.batch):
+        raise InputError("give --spec, or --config with --batch")
+    batches = _plan(args.config).batches
+    if args.batch not in batches:
+        raise InputError(f"no workload batch {args.batch!r} in {args.config}; known: "
+                         + ", ".join(batches))
+    return batches[args.batch]
+
+
 def _target_spec(args: argparse.Namespace) -> specs.TargetSpec:
     if args.spec:
         spec = specs.target_from_json(args.spec)
@@ -162,6 +181,16 @@ def cmd_plan(args: argparse.Namespace) -> int:
         print(f"{target}: {len(inputs)} inputs")
         for path in inputs:
             print(f"  {path}")
+    return 0
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from schedsim.experiments.generate import generate_files
+
+    batch = _batch_spec(args)
+    paths = args.out or batch.paths
+    generate_files(batch.model, batch.jobs, batch.params, batch.seeds, paths)
+    print(f"{batch.name}: {len(paths)} files ({batch.model}, {batch.jobs} jobs each)")
     return 0
 
 
@@ -311,6 +340,6 @@ def _benchmarks_by_family(data: Any) -> int:
     return 0
 
 
-COMMANDS = {"plan": cmd_plan, "run-point": cmd_run_point, "aggregate": cmd_aggregate,
-            "choose": cmd_choose, "figure": cmd_figure, "claims": cmd_claims,
-            "summary": cmd_summary, "benchmarks": cmd_benchmarks}
+COMMANDS = {"plan": cmd_plan, "generate": cmd_generate, "run-point": cmd_run_point,
+            "aggregate": cmd_aggregate, "choose": cmd_choose, "figure": cmd_figure,
+            "claims": cmd_claims, "summary": cmd_summary, "benchmarks": cmd_benchmarks}

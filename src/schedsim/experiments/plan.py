@@ -17,7 +17,14 @@ from typing import Any
 from schedsim.experiments.family import enabled_families, get_family
 from schedsim.experiments.kinds import KINDS, Context, check_function, chosen_path
 from schedsim.experiments.reuse import equivalent_points
-from schedsim.experiments.spec import SWEEP, PointSpec, TargetSpec, to_json
+from schedsim.experiments.spec import (
+    RESULTS,
+    SWEEP,
+    PointSpec,
+    TargetSpec,
+    WorkloadBatch,
+    to_json,
+)
 from schedsim.traces import DOWNLOAD_DIR, TraceLog, TraceSettings, find, reachable
 
 READING_MARK = "@"  # results/tables/<target>@<reading>.csv
@@ -62,6 +69,44 @@ class Plan:
     def choosing(self) -> dict[str, str]:
         """Target -> its chosen-parameter file, for targets that choose one."""
         return {t: chosen_path(t) for t, spec in self.targets.items() if spec.choose}
+
+    @property
+    def batches(self) -> dict[str, WorkloadBatch]:
+        """The workload files grouped by variant: batch name -> its batch (one job each)."""
+        return workload_batches(self.workloads)
+
+
+def workload_batches(workloads: Mapping[str, Mapping[str, Any]]) -> dict[str, WorkloadBatch]:
+    """``results/workloads/<family>/<variant>/seed<N>.<ext>`` files grouped by
+    ``<family>/<variant>``, the seeds in increasing order.
+
+    The files of one variant differ only by their seed; anything else is an error.
+    """
+    grouped: dict[str, list[tuple[int, WorkloadBatch]]] = {}
+    for path, entry in workloads.items():
+        seed, batch = _batch_of(path, entry)
+        grouped.setdefault(batch.name, []).append((seed, batch))
+    out = {}
+    for name, members in grouped.items():
+        if len({to_json(batch) for _, batch in members}) > 1:
+            raise ValueError(f"{RESULTS}/workloads/{name}: its seed files differ in more "
+                             f"than the seed (model, jobs, parameters or input)")
+        out[name] = replace(members[0][1], seeds=tuple(sorted(s for s, _ in members)))
+    return out
+
+
+def _batch_of(path: str, entry: Mapping[str, Any]) -> tuple[int, WorkloadBatch]:
+    """(seed, the one-seed-less batch) of one planned workload file."""
+    prefix = f"{RESULTS}/workloads/"
+    directory, _, file = path.rpartition("/")
+    seed = int(entry["seed"])
+    ext = file.rpartition(".")[2]
+    if not directory.startswith(prefix) or file != f"seed{seed}.{ext}":
+        raise ValueError(f"{path}: not a workload file "
+                         f"{prefix}<family>/<variant>/seed{seed}.<ext>")
+    return seed, WorkloadBatch(name=directory.removeprefix(prefix), ext=ext,
+                               model=str(entry["model"]), jobs=int(entry["jobs"]),
+                               params=dict(entry["params"]), input=str(entry.get("input", "")))
 
 
 def seeds_of(config: Mapping[str, Any], section: Mapping[str, Any]) -> tuple[int, ...]:

@@ -1,11 +1,12 @@
 """Typed specifications passed between the workflow's stages.
 
 A :class:`PointSpec` is everything one simulation job needs; a :class:`TargetSpec`
-everything aggregation, the figure and the claims need about one target. Both are
+everything aggregation, the figure and the claims need about one target; a
+:class:`WorkloadBatch` everything one workload job needs. All are
 frozen dataclasses built by the planner (:mod:`schedsim.experiments.plan`) and
 passed to the rules as canonical JSON (:func:`to_json`, :func:`point_from_json`,
-:func:`target_from_json`), so that a stage never reads an untyped dict whose keys
-depend on the target kind.
+:func:`target_from_json`, :func:`batch_from_json`), so that a stage never reads an
+untyped dict whose keys depend on the target kind.
 
 This module imports nothing heavy: the workflow imports it while building the DAG.
 """
@@ -204,10 +205,40 @@ class TargetSpec:
         return str(self.policy_labels.get(policy, policy))
 
 
+# ----------------------------------------------------------------------------- workloads
+
+
+@dataclass(frozen=True)
+class WorkloadBatch:
+    """Every seed file of one workload variant, made by one job.
+
+    ``name`` is ``<family>/<variant>``: the files are
+    ``results/workloads/<name>/seed<N>.<ext>``, one per seed, each what
+    ``schedsim generate <model> --jobs <jobs> --seed <N> --param KEY=VALUE ...`` writes.
+    ``input`` is the log a month file is cut from ("" for a generated workload).
+    """
+
+    name: str
+    ext: str
+    model: str
+    jobs: int
+    params: Mapping[str, Any] = field(default_factory=dict)
+    seeds: tuple[int, ...] = ()
+    input: str = ""
+
+    def path(self, seed: int) -> str:
+        return f"{RESULTS}/workloads/{self.name}/seed{seed}.{self.ext}"
+
+    @property
+    def paths(self) -> list[str]:
+        """The seed files, in the order of ``seeds``."""
+        return [self.path(seed) for seed in self.seeds]
+
+
 # ----------------------------------------------------------------------------- JSON
 
 
-def to_json(spec: PointSpec | TargetSpec) -> str:
+def to_json(spec: PointSpec | TargetSpec | WorkloadBatch) -> str:
     return canonical_json(asdict(spec))
 
 
@@ -233,6 +264,12 @@ def target_from_json(text: str | Mapping[str, Any]) -> TargetSpec:
     for name in ("policies", "variants", "group_by", "combine", "metrics", "sources"):
         data[name] = tuple(data.get(name, ()))
     return TargetSpec(**_known(TargetSpec, data))
+
+
+def batch_from_json(text: str | Mapping[str, Any]) -> WorkloadBatch:
+    data = json.loads(text) if isinstance(text, str) else dict(text)
+    data["seeds"] = tuple(int(s) for s in data.get("seeds", ()))
+    return WorkloadBatch(**_known(WorkloadBatch, data))
 
 
 def _known(cls: type, data: Mapping[str, Any]) -> dict[str, Any]:
