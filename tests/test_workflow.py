@@ -83,7 +83,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
-    result = snakemake(copy)
+    result = snakemake(copy, timeout=900.0)  # a guard against a hang, not a speed check
     assert result.returncode == 0, output(result)[-5000:]
     yield copy
 
