@@ -13,6 +13,7 @@ from schedsim.machine import Machine
 from schedsim.policies import slack_kernel
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import make_policy
+from schedsim.policies.slack import SlackSelector, SlackSettings, slack_factor
 
 CAPACITY = 16
 
@@ -100,6 +101,8 @@ def workloads(draw: st.DrawFn) -> list[Job]:
 
 
 def run_both(jobs: list[Job], name: str, params: dict[str, object]):  # type: ignore[no-untyped-def]
+    """(compiled schedule, Python schedule, compiled policy, Python policy): the compiled
+    whole run against the engine calling the pure-Python selection."""
     machine = Machine(8)
     compiled = make_policy(name, params, machine)
     reference = make_policy(name, params, machine)
@@ -108,7 +111,7 @@ def run_both(jobs: list[Job], name: str, params: dict[str, object]):  # type: ig
     else:
         reference = type(reference)(reference.settings, machine, compiled=False)
     return (simulate(jobs, machine, compiled, check=True),
-            simulate(jobs, machine, reference, check=True), compiled)
+            simulate(jobs, machine, reference, check=True), compiled, reference)
 
 
 @settings(max_examples=60, deadline=None)
@@ -116,10 +119,13 @@ def run_both(jobs: list[Job], name: str, params: dict[str, object]):  # type: ig
        fst=st.sampled_from(["fcfs", "conservative"]), max_nodes=st.sampled_from([3, 5000]))
 def test_slack_backfill_compiled_equals_python(jobs: list[Job], goal: str, lookahead: int,
                                                fst: str, max_nodes: int) -> None:
-    got, expected, _ = run_both(jobs, "slack-backfill",
-                                     {"goal": goal, "lookahead": lookahead, "fst": fst,
-                                      "max_nodes": max_nodes})
+    got, expected, compiled, reference = run_both(
+        jobs, "slack-backfill",
+        {"goal": goal, "lookahead": lookahead, "fst": fst, "max_nodes": max_nodes})
     assert (got.start, got.end) == (expected.start, expected.end)
+    assert compiled.run_statistics() == reference.run_statistics()
+    assert (compiled.selector.calls, compiled.selector.nodes) == (reference.selector.calls,
+                                                                  reference.selector.nodes)
 
 
 @settings(max_examples=40, deadline=None)
@@ -130,8 +136,9 @@ def test_scojo_compiled_equals_python(jobs: list[Job], name: str, nontype: str,
     params: dict[str, object] = {"nontype": nontype}
     if name == "scojo-slack":
         params.update(goal=goal, lookahead=4)
-    got, expected, _ = run_both(jobs, name, params)
+    got, expected, compiled, reference = run_both(jobs, name, params)
     assert (got.start, got.end, got.split) == (expected.start, expected.end, expected.split)
+    assert compiled.run_statistics() == reference.run_statistics()
 
 
 def test_the_node_limit_is_counted_when_it_binds() -> None:
@@ -146,3 +153,68 @@ def test_the_node_limit_is_counted_when_it_binds() -> None:
         simulate(jobs, machine, policy, check=True)
         assert policy.selector.nodes > 0
         assert (policy.selector.bound_hits > 0) == stopped
+
+
+@st.composite
+def searches(draw: st.DrawFn) -> tuple[Profile, list[Job], list[float], list[float]]:
+    """A profile at 100 and a queue longer than most windows: small jobs that the
+    re-placement often puts at now (so that different sets leave the same profile at the
+    window's end), and fair starts close to now (so that the jobs after the window often
+    miss their bounds)."""
+    profile = draw(profiles())
+    jobs, submitted, fair = [], [], []
+    for index in range(draw(st.integers(1, 14))):
+        estimate = draw(st.sampled_from([0.0, 5.0, 10.0, 35.0, 60.0, 125.0]))
+        jobs.append(Job(index, 0.0, estimate, draw(st.sampled_from([1, 1, 2, 3, 8, 16])),
+                        estimate, index=index))
+        submitted.append(float(draw(st.sampled_from([0, 50, 90, 100]))))
+        fair.append(submitted[-1] + draw(st.sampled_from([0.0, 5.0, 20.0, 60.0, 200.0])))
+    return profile, jobs, submitted, fair
+
+
+def assert_same_search(profile: Profile, jobs: list[Job], submitted: list[float],
+                       fair: list[float], lookahead: int, goal: str, max_nodes: int) -> None:
+    """``slack_search`` (which re-places the jobs after the window once per profile the
+    window leaves) against ``SlackSelector.search`` (which re-places every job for every
+    set), at 100: the same best placement, sets tried and stops by ``max_nodes``."""
+    settings_ = SlackSettings(lookahead=lookahead, goal=goal, max_nodes=max_nodes)
+    selector = SlackSelector(settings_, lambda job: job.procs, CAPACITY, compiled=False)
+    for job, at, fst in zip(jobs, submitted, fair, strict=True):
+        selector.submitted[job.index] = at
+        selector.fair_start[job.index] = fst
+    free_now = profile.free[0]
+    expected = selector.search(100.0, profile, free_now, jobs)
+    found, best, nodes, hit = slack_kernel.slack_search(
+        *slack_kernel.to_arrays(profile), 100.0, CAPACITY, free_now,
+        np.array([job.procs for job in jobs], np.int64),
+        np.array([job.estimate for job in jobs], np.float64), np.array(submitted),
+        np.array(fair), np.array([slack_factor(f - s, settings_)
+                                  for s, f in zip(submitted, fair, strict=True)]),
+        settings_.slack_minimal, lookahead, goal == "G1", max_nodes)
+    assert (nodes, bool(hit)) == (selector.nodes, selector.bound_hits > 0)
+    assert found == (expected is not None)
+    if expected is not None:
+        assert best.tolist() == [expected.placement[job.index] for job in jobs]
+
+
+@settings(max_examples=400, deadline=None)
+@given(search=searches(), lookahead=st.integers(1, 5), goal=st.sampled_from(["G1", "G2"]),
+       max_nodes=st.sampled_from([2, 7, 5000]))
+def test_the_compiled_search_equals_the_python_search(
+        search: tuple[Profile, list[Job], list[float], list[float]], lookahead: int,
+        goal: str, max_nodes: int) -> None:
+    assert_same_search(*search, lookahead, goal, max_nodes)
+
+
+def test_sets_that_leave_the_same_steps_with_other_free_processors_differ_after_the_window(
+        ) -> None:
+    """Window of two: starting job 0 (8 processors) puts job 1 (12) at 110, starting job 1
+    puts job 0 at 110: both sets leave steps at 100, 110 and 120, with 8 and 4 or 4 and 8
+    processors free. Job 2 (6 processors, after the window, bound 100) then starts at 100
+    only after the first set; the second set fails its check, though it would be the
+    better set (every job at its fair start) with job 2 at 100."""
+    jobs = [Job(0, 0.0, 10.0, 8, 10.0, index=0), Job(1, 0.0, 10.0, 12, 10.0, index=1),
+            Job(2, 0.0, 10.0, 6, 10.0, index=2)]
+    for goal in ("G1", "G2"):
+        assert_same_search(Profile(100.0, CAPACITY), jobs, [0.0, 0.0, 100.0],
+                           [110.0, 100.0, 100.0], 2, goal, 5000)

@@ -20,6 +20,10 @@ Jobs are numbered in arrival order (submit time, then workload order) inside the
 the wrapper maps them back. Only rigid jobs on one partition of processors of speed 1,
 without elastic commands or a load model, are run here (the policies' ``simulate_whole``
 fall back to the engine otherwise).
+
+The runs compile ``slack_kernel``'s functions into their own code, and numba's on-disk cache
+checks only the file of the function it caches: a change to ``slack_kernel.py`` comes with a
+new ``KERNEL_REVISION`` here, or the cached runs would keep the old kernels.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ if TYPE_CHECKING:
     from schedsim.policies.scojo import ScojoPECT
     from schedsim.policies.slack import SlackBackfill, SlackSettings
 
+KERNEL_REVISION = 2  # the slack_kernel.py the runs compile (module docstring)
 SHORT, MEDIUM, LONG = 0, 1, 2
 NONTYPE_CODES = {"all": 0, "short": 1, "none": 2}
 _ALL, _SHORT_ONLY, _NONE = 0, 1, 2
