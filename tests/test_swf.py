@@ -105,3 +105,23 @@ def test_fast_record_parsing_equals_the_field_by_field_checks(parts: list[str]) 
         assert str(caught.value) == str(err)
         return
     assert parse_record(parts, "f:1") == expected
+
+
+def test_reading_pauses_the_collector_and_restores_it(tmp_path: Path) -> None:
+    import gc
+
+    from schedsim.gcpause import gc_paused
+    from schedsim.workloads.load import load_workload
+
+    path = tmp_path / "w.swf"
+    path.write_text("; MaxProcs: 4\n1 0 -1 10 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n")
+    assert gc.isenabled()
+    assert len(load_workload(path).jobs) == 1
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()  # a collector that was off stays off
+    finally:
+        gc.enable()

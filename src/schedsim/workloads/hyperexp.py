@@ -22,7 +22,6 @@ docs/deviations-workloads.md.
 
 from __future__ import annotations
 
-import gc
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -33,6 +32,7 @@ from numpy.random import PCG64, Generator, SeedSequence
 
 from schedsim import __version__
 from schedsim.errors import InputError
+from schedsim.gcpause import gc_paused
 from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.params import ParamSpec
@@ -304,14 +304,9 @@ def jobs_from_columns(ids: np.ndarray, submit: np.ndarray, runtime: np.ndarray,
     The cyclic garbage collector is paused meanwhile: the new jobs hold no cycles, and
     its passes over the growing list would otherwise cost several times the building.
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         return [_job(i, s, r, p) for i, s, r, p in zip(
             ids.tolist(), submit.tolist(), runtime.tolist(), pmax.tolist(), strict=True)]
-    finally:
-        if enabled:
-            gc.enable()
 
 
 MODEL = register(WorkloadModel(

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from schedsim.errors import InputError
+from schedsim.gcpause import gc_paused
 from schedsim.jobs import Job, RuntimeChange
 from schedsim.machine import Machine
 from schedsim.workloads.swf import (
@@ -50,6 +51,11 @@ def load_workload(path: str | Path, procs: int | None = None,
     path = Path(path)
     if not path.exists():
         raise InputError(f"{path}: no such file")
+    with gc_paused():
+        return _load(path, procs, estimates, records)
+
+
+def _load(path: Path, procs: int | None, estimates: str, records: bool) -> Workload:
     if path.name.endswith((".cwf", ".cwf.gz")):
         return _load_cwf(path, procs, estimates)
     if not records:
