@@ -92,7 +92,8 @@ def test_benchmark_files_are_summed_by_family_and_reading(tmp_path: Path) -> Non
     assert benchmark_family("simulate/HRF-F7@literal-budget") == ("hrf", "literal-budget")
     assert benchmark_family("aggregate/LOS-CS20") == ("los", "default")
     assert benchmark_family("generate_workload/los@lead-one-day") == ("los", "lead-one-day")
-    assert benchmark_family("claims/claims.tsv") == ("all", "default")
+    assert benchmark_family("claims/claims") == ("all", "default")
+    assert benchmark_family("generate_workloads/hrf") == ("hrf", "default")
     header = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
     for rel, wall in (("simulate/HRF-F7/HRFBf/a.tsv", 2.0), ("simulate/HRF-F7/HRFBf/b.tsv", 3.0),
                       ("simulate/HRF-F7@x/HRFBf/a.tsv", 5.0), ("claims/claims.tsv", 1.0)):

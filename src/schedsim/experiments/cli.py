@@ -319,8 +319,8 @@ def cmd_benchmarks(args: argparse.Namespace) -> int:
 def benchmark_family(group: str) -> tuple[str, str]:
     """(family, reading) of a benchmark group ``rule/name``: a target ``HRF-F7@x`` or a
     workload family ``los@x`` names both; the claims and the report belong to all."""
-    _, _, name = group.partition("/")
-    if not name or name.endswith(".tsv"):
+    rule, _, name = group.partition("/")
+    if not name or name == rule:
         return "all", "default"
     name, _, reading = name.partition("@")
     family = name.split("-", 1)[0].lower()
