@@ -88,7 +88,8 @@ def rows_from_equivalent(point: PointSpec, path: str | Path) -> list[dict[str, A
     source = point_from_json(json.loads(metadata[b"schedsim.spec"].decode()))
     if source.batches or point.batches:
         raise InputError(f"{path}: batch-means points are not reused")
-    if simulation_keys(source) != simulation_keys(point) or simulation_keys(point) is None:
+    keys = simulation_keys(point)
+    if keys is None or simulation_keys(source) != keys:
         raise InputError(f"{path}: point {source.target}/{source.point} does not run the "
                          f"simulations of {point.target}/{point.point}")
     rows = []

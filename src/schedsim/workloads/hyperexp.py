@@ -32,7 +32,6 @@ from numpy.random import PCG64, Generator, SeedSequence
 
 from schedsim import __version__
 from schedsim.errors import InputError
-from schedsim.gcpause import gc_paused
 from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.params import ParamSpec
@@ -301,12 +300,11 @@ def jobs_from_columns(ids: np.ndarray, submit: np.ndarray, runtime: np.ndarray,
                       pmax: np.ndarray) -> list[Job]:
     """The Jobs ``_job`` makes of each row, with Python ints and floats as the line reader.
 
-    The cyclic garbage collector is paused meanwhile: the new jobs hold no cycles, and
-    its passes over the growing list would otherwise cost several times the building.
+    (``load_workload`` pauses the garbage collector around every reader, this one
+    included: ``schedsim.gcpause``.)
     """
-    with gc_paused():
-        return [_job(i, s, r, p) for i, s, r, p in zip(
-            ids.tolist(), submit.tolist(), runtime.tolist(), pmax.tolist(), strict=True)]
+    return [_job(i, s, r, p) for i, s, r, p in zip(
+        ids.tolist(), submit.tolist(), runtime.tolist(), pmax.tolist(), strict=True)]
 
 
 MODEL = register(WorkloadModel(
