@@ -20,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from schedsim.workloads.swf_scan import _number
+# Fields are split as the SWF scan splits them; vertical tab and form feed, blanks there,
+# never reach the split here (_unmodelled sends such text to the line reader).
+from schedsim.workloads.swf_scan import _is_blank, _number, next_field
 
 N_FIELDS = 18
 _ID, _SUBMIT, _RUNTIME, _PMAX = 0, 1, 3, 7
@@ -38,11 +40,6 @@ def _unmodelled(raw, i, n):
     if byte == 13:
         return i + 1 >= n or raw[i + 1] != 10
     return byte < 32 and byte != 9 and byte != 10
-
-
-@njit(cache=True)
-def _is_blank(byte):
-    return byte == 32 or byte == 9 or byte == 13
 
 
 @njit(cache=True)
@@ -105,13 +102,9 @@ def scan_hyperexp(raw):
         if k < end and raw[k] != 59:  # a job line (not blank, not ';')
             field = 0
             while True:
-                while k < end and _is_blank(raw[k]):
-                    k += 1
-                if k >= end:
+                start, k = next_field(raw, k, end)
+                if start >= end:
                     break
-                start = k
-                while k < end and not _is_blank(raw[k]):
-                    k += 1
                 if field in (_ID, _PMAX):
                     whole, plain = _integer(raw, start, k)
                     ok = ok and plain

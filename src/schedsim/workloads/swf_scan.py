@@ -35,6 +35,18 @@ def _is_blank(byte):
 
 
 @njit(cache=True)
+def next_field(raw, k, end):
+    """(first, end) offsets of the next whitespace-separated field of ``raw[k:end]``;
+    first == end when the line has no field left."""
+    while k < end and _is_blank(raw[k]):
+        k += 1
+    start = k
+    while k < end and not _is_blank(raw[k]):
+        k += 1
+    return start, k
+
+
+@njit(cache=True)
 def _unmodelled(raw, i, n):
     """A byte outside ASCII, a control character other than the blanks and the newline,
     or a carriage return that does not end a CRLF."""
@@ -96,13 +108,9 @@ def scan(raw, width):
                 field = 0
                 k = first
                 while k < end:
-                    while k < end and _is_blank(raw[k]):
-                        k += 1
-                    if k >= end:
+                    start, k = next_field(raw, k, end)
+                    if start >= end:
                         break
-                    start = k
-                    while k < end and not _is_blank(raw[k]):
-                        k += 1
                     if field < width:
                         value, exact = _number(raw, start, k)
                         values[rows, field] = value if exact else np.nan
