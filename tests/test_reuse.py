@@ -88,3 +88,11 @@ def test_a_run_file_of_other_simulations_is_refused(tmp_path: Path) -> None:
         from schedsim.experiments.reuse import rows_from_equivalent
 
         rows_from_equivalent(_hrf_point(files, "HRFFcfs", 0.8), tmp_path / "source.parquet")
+
+
+def test_a_missing_run_file_is_named(tmp_path: Path) -> None:
+    from schedsim.experiments.reuse import rows_from_equivalent
+
+    point = _hrf_point(_moldable(tmp_path), "SbmFairFcfs", 0.8)
+    with pytest.raises(InputError, match="no such run file"):
+        rows_from_equivalent(point, tmp_path / "absent.parquet")

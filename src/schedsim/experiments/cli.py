@@ -150,8 +150,11 @@ def _batch_spec(args: argparse.Namespace) -> specs.WorkloadBatch:
         raise InputError("give --spec, or --config with --batch")
     batches = _plan(args.config).batches
     if args.batch not in batches:
-        raise InputError(f"no workload batch {args.batch!r} in {args.config}; known: "
-                         + ", ".join(batches))
+        families = sorted({name.partition("/")[0] for name in batches})
+        raise InputError(f"no workload batch {args.batch!r} in {args.config}; a batch is "
+                         f"<family>/<variant>, families: {', '.join(families)} (every "
+                         f"workload file: python -m schedsim.experiments plan --config "
+                         f"{args.config})")
     return batches[args.batch]
 
 

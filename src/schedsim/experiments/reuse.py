@@ -83,6 +83,9 @@ def rows_from_equivalent(point: PointSpec, path: str | Path) -> list[dict[str, A
     the same simulations, or its rows do not keep results apart from the header."""
     import pyarrow.parquet as pq
 
+    if not Path(path).is_file():
+        raise InputError(f"{path}: no such run file (--same-as names the run file of an "
+                         "equivalent point, made first)")
     table = pq.read_table(path)
     metadata = table.schema.metadata or {}
     source = point_from_json(json.loads(metadata[b"schedsim.spec"].decode()))
