@@ -267,7 +267,7 @@ def test_compiled_search_equals_the_pure_search(
     case: tuple[list[SearchJob], list[tuple[float, float, int, int]]], limit: int, tree: str,
     idea1_order: str, branching: str, objective: str, omega: float,
 ) -> None:
-    from schedsim.policies.goal_kernel import compiled_search
+    from schedsim.policies.goal import compiled_search
 
     jobs, running = case
     capacities = (4, 3)
@@ -294,7 +294,7 @@ def assert_compiled_equals_pure(jobs: list[SearchJob], running: list[tuple[float
                                 capacities: tuple[int, ...], options: GoalSettings,
                                 omega: float = 0.0) -> None:
     """Both engines on the same snapshot: running jobs as (end, size, partition) from 0."""
-    from schedsim.policies.goal_kernel import compiled_search
+    from schedsim.policies.goal import compiled_search
 
     def profiles() -> list[Profile]:
         return [Profile.holding(0.0, c, [(end, size) for end, size, q in running if q == p])

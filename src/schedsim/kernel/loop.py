@@ -41,20 +41,24 @@ from numba.core.extending import overload
 
 from schedsim.kernel import events
 from schedsim.kernel.cache import kernel
+from schedsim.kernel.codes import (
+    BAD_PROCESSORS,
+    BAD_SIZE,
+    DONE,
+    NO_ROOM,
+    NOT_RUNNING,
+    NOT_SUSPENDED,
+    NOT_WAITING,
+    OUT_OF_LOADS,
+    PAST_WAKE_UP,
+    RUNNING,
+    SUSPENDED,
+    WAITING,
+)
 from schedsim.kernel.records import Record, new, record_type
 
-# job states (schedsim.engine)
-NOT_ARRIVED, WAITING, RUNNING, DONE, SUSPENDED = 0, 1, 2, 3, 4
 # event priorities (schedsim.engine: Completion 0, WakeUpDue 90)
 COMPLETION, WAKE = 0, 90
-# refused decisions
-NOT_WAITING, NO_ROOM, BAD_SIZE, NOT_RUNNING, NOT_SUSPENDED, PAST_WAKE_UP, BAD_PROCESSORS = (
-    1, 2, 3, 4, 5, 6, 7)
-ERRORS = {NOT_WAITING: "is not waiting", NO_ROOM: "asks more processors than are free",
-          BAD_SIZE: "gets a processor count its size does not allow",
-          NOT_RUNNING: "is not running (suspend)", NOT_SUSPENDED: "is not suspended (resume)",
-          PAST_WAKE_UP: "asked a wake-up that is not in the future",
-          BAD_PROCESSORS: "was given processors that are not free in its partition"}
 NONE = -1  # end of the running list
 
 
@@ -74,6 +78,8 @@ ENGINE_FIELDS = [
     ("tracked", _b1), ("owner", _i8[::1]),  # per processor: the job on it, or -1
     ("first", _i8[::1]),  # first processor of each partition, and the total at the end
     ("speed", _f8[::1]), ("rate", _f8[::1]),  # per processor: speed, current rate
+    # the processors each job started on: alloc[alloc_at[job]:alloc_at[job] + procs[job]]
+    ("alloc_at", _i8[::1]), ("alloc", _i8[::1]), ("n_alloc", _i8),
     # the clock and the jobs' state
     ("now", _f8), ("state", _i1[::1]), ("start", _f8[::1]), ("end", _f8[::1]),
     ("est_end", _f8[::1]), ("procs", _i8[::1]), ("partition", _i8[::1]),
@@ -121,6 +127,9 @@ def new_engine(submit, runtime, estimate, size, work, partitions, unit):
     eng.owner = np.empty(0, np.int64)
     eng.speed = np.empty(0, np.float64)
     eng.rate = np.empty(0, np.float64)
+    eng.alloc_at = np.zeros(0, np.int64)
+    eng.alloc = np.zeros(0, np.int64)
+    eng.n_alloc = 0
     eng.now = 0.0
     eng.state = np.zeros(n, np.int8)
     eng.start = np.full(n, np.nan)
@@ -176,6 +185,8 @@ def track_processors(eng, speed, loads):
     eng.owner = np.full(procs, -1, np.int64)
     eng.speed = speed
     eng.rate = speed.copy()
+    eng.alloc_at = np.zeros(eng.n, np.int64)
+    eng.alloc = np.empty(max(eng.n, 16), np.int64)
     eng.load = np.zeros(procs, np.int8)
     if loads.shape[0] > 0:
         eng.loaded = True
@@ -254,13 +265,18 @@ def start_on(eng, job, chosen, count, partition):
             _refuse(eng, BAD_PROCESSORS, job)
             return False
     now = eng.now
+    if eng.n_alloc + count > eng.alloc.shape[0]:
+        eng.alloc = np.concatenate((eng.alloc, np.empty(eng.alloc.shape[0] + count, np.int64)))
+    eng.alloc_at[job] = eng.n_alloc
     speeds = 0.0
     rates = 0.0
     for i in range(count):
         k = chosen[i]
         eng.owner[k] = job
+        eng.alloc[eng.n_alloc + i] = k
         speeds += eng.speed[k]
         rates += eng.rate[k]
+    eng.n_alloc += count
     eng.free[partition] -= count
     eng.state[job] = RUNNING
     eng.start[job] = now
@@ -533,7 +549,7 @@ def run(policy, eng):
         if eng.redraw_due:
             eng.redraw_due = False
             if eng.load_row == eng.loads.shape[0]:
-                eng.error = -1  # more redraws than rows: the caller draws more
+                eng.error = OUT_OF_LOADS
                 return
             _redraw(eng)
         if eng.waiting > 0 or eng.n_suspended > 0 or eng.wake_due:
@@ -546,8 +562,9 @@ def run(policy, eng):
 @kernel
 def outcome(eng):
     """The run's results for ``schedsim.kernel.whole.Outcome``: start, end, processors,
-    partition and state per job, the error, and the segments of suspended jobs."""
+    partition and state per job, the error, the segments of suspended jobs, and on a
+    machine that tracks processors the processors each job started on."""
     count = eng.n_seg
     return (eng.start, eng.end, eng.procs, eng.partition, eng.state, eng.error,
             eng.error_job, eng.seg_job[:count].copy(), eng.seg_begin[:count].copy(),
-            eng.seg_end[:count].copy())
+            eng.seg_end[:count].copy(), eng.alloc_at, eng.alloc[:eng.n_alloc].copy())

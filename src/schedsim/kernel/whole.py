@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from schedsim.jobs import BATCH, Job
-from schedsim.kernel.loop import DONE, ERRORS
+from schedsim.kernel.codes import DONE, ERRORS
 from schedsim.machine import Machine
 from schedsim.schedule import Schedule, SimulationError
 
@@ -82,6 +82,8 @@ class Outcome:
     seg_job: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     seg_begin: np.ndarray = field(default_factory=lambda: np.empty(0))
     seg_end: np.ndarray = field(default_factory=lambda: np.empty(0))
+    alloc_at: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    alloc: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
 
     @classmethod
     def of(cls, result: tuple) -> Outcome:  # type: ignore[type-arg]
@@ -105,9 +107,9 @@ def check(outcome: Outcome, ids: Sequence[object], time: float | None = None) ->
 
 
 def schedule_of(outcome: Outcome, cols: Columns, machine: Machine, jobs: list[Job],
-                statistics: Mapping[str, float] | None = None,
-                processors: Mapping[int, tuple[int, ...]] | None = None) -> Schedule:
-    """The :class:`Schedule` of a checked outcome, in workload order."""
+                statistics: Mapping[str, float] | None = None) -> Schedule:
+    """The :class:`Schedule` of a checked outcome, in workload order (with the processors
+    each job started on when the run tracked them)."""
     order = cols.order
     check(outcome, [jobs[i].id for i in order.tolist()])
     n = len(jobs)
@@ -119,9 +121,14 @@ def schedule_of(outcome: Outcome, cols: Columns, machine: Machine, jobs: list[Jo
     for job, begin, finish in zip(order[outcome.seg_job].tolist(), outcome.seg_begin.tolist(),
                                   outcome.seg_end.tolist(), strict=True):
         split.setdefault(job, []).append((begin, finish, ()))
+    processors: dict[int, tuple[int, ...]] = {}
+    if outcome.alloc.size:
+        at, alloc, counts = outcome.alloc_at.tolist(), outcome.alloc.tolist(), \
+            outcome.procs.tolist()
+        processors = {job: tuple(alloc[at[k]:at[k] + counts[k]])
+                      for k, job in enumerate(order.tolist())}
     return Schedule(machine, jobs, start.tolist(), end.tolist(), procs.tolist(),
-                    partition.tolist(), dict(processors or {}), split, None,
-                    dict(statistics or {}))
+                    partition.tolist(), processors, split, None, dict(statistics or {}))
 
 
 def in_workload_order(values: np.ndarray, cols: Columns) -> np.ndarray:
