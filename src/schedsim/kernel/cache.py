@@ -32,10 +32,11 @@ from typing import Any
 from numba import njit
 from numba.core import caching
 
+from schedsim.sources import PACKAGE_DIR, module_path
+
 # numba's cache implementation class (``CacheImpl``; ``_CacheImpl`` before 0.63)
 _CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
 
-PACKAGE_DIR = Path(__file__).resolve().parents[1]
 MARKER = "schedsim.kernel.cache"  # a module importing this defines compiled functions
 _IMPORT = re.compile(r"^\s*(?:from\s+(schedsim(?:\.\w+)*)\s+import\s+([^#\n]+)"
                      r"|import\s+(schedsim(?:\.\w+)*))", re.MULTILINE)
@@ -45,15 +46,6 @@ def kernel(*args: Any, **options: Any) -> Any:
     """``numba.njit`` with the code-versioned disk cache: the decorator of every compiled
     function of the package (options as numba's, e.g. ``inline="always"``)."""
     return njit(*args, cache=True, **options)
-
-
-def _module_file(module: str) -> Path | None:
-    parts = module.split(".")[1:]
-    for candidate in (PACKAGE_DIR.joinpath(*parts).with_suffix(".py"),
-                      PACKAGE_DIR.joinpath(*parts, "__init__.py")):
-        if parts and candidate.is_file():
-            return candidate
-    return None
 
 
 def _imports(text: str) -> set[str]:
@@ -85,7 +77,7 @@ def compiled_code_files() -> list[Path]:
             continue
         seen.add(path)
         for module in _imports(texts.get(path) or path.read_text(encoding="utf-8")):
-            found = _module_file(module)
+            found = module_path(PACKAGE_DIR, module)
             if found is not None and found not in seen:
                 todo.append(found)
     return sorted(seen)

@@ -176,6 +176,15 @@ def new_engine(submit, runtime, estimate, size, work, partitions, unit):
 
 
 @kernel
+def rigid_engine(submit, runtime, estimate, size, capacity):
+    """An engine for rigid jobs (arrival order) on one partition of ``capacity``
+    processors of speed 1, sizes already rounded to the unit."""
+    n = submit.shape[0]
+    return new_engine(submit, runtime, estimate, size, np.full(n, np.nan),
+                      np.array([capacity], np.int64), 1)
+
+
+@kernel
 def track_processors(eng, speed, loads):
     """Name processors (``speed``: each one's speed) and, with ``loads`` of at least one
     row, run under a background load: row r holds every processor's load in percent
@@ -209,6 +218,21 @@ def first_running(eng):
 def next_running(eng, job):
     """The running job after ``job`` in start order, -1 after the last."""
     return eng.run_next[job]
+
+
+@kernel
+def running_ends(eng, ends, procs):
+    """The running jobs' estimated ends (now for a job past its estimate) and processors,
+    in start order, written to ``ends`` and ``procs``; returns their count."""
+    now = eng.now
+    count = 0
+    job = eng.run_first
+    while job != NONE:
+        ends[count] = max(eng.est_end[job], now)
+        procs[count] = eng.procs[job]
+        count += 1
+        job = eng.run_next[job]
+    return count
 
 
 # -- decisions --------------------------------------------------------------------------
@@ -464,9 +488,13 @@ def _redraw(eng):
 _DECISIONS: dict[type, tuple] = {}
 
 
-def compiled_policy(record_class: type, submit=None, finish=None, schedule=None) -> None:  # type: ignore[no-untyped-def]
-    """Register a compiled policy: its state's record class and its decision functions
-    (``submit`` and ``finish`` may be None: nothing to do)."""
+@kernel
+def nothing(policy, eng, job):
+    """A ``submit`` or ``finish`` with nothing to do."""
+
+
+def compiled_policy(record_class: type, schedule, submit=nothing, finish=nothing) -> None:  # type: ignore[no-untyped-def]
+    """Register a compiled policy: its state's record class and its decision functions."""
     _DECISIONS[record_class] = (submit, finish, schedule)
 
 
@@ -492,20 +520,15 @@ def _decision(policy_type, which):  # type: ignore[no-untyped-def]
     return found[which]
 
 
-@overload(policy_submit, jit_options={"cache": True})
-def _policy_submit(policy, eng, job):  # type: ignore[no-untyped-def]
-    decide = _decision(policy, 0)
-    if decide is None:
-        return lambda policy, eng, job: None
-    return lambda policy, eng, job: decide(policy, eng, job)
+def _job_event(which: int):  # type: ignore[no-untyped-def]
+    def typed(policy, eng, job):  # type: ignore[no-untyped-def]
+        decide = _decision(policy, which)
+        return lambda policy, eng, job: decide(policy, eng, job)
+    return typed
 
 
-@overload(policy_finish, jit_options={"cache": True})
-def _policy_finish(policy, eng, job):  # type: ignore[no-untyped-def]
-    decide = _decision(policy, 1)
-    if decide is None:
-        return lambda policy, eng, job: None
-    return lambda policy, eng, job: decide(policy, eng, job)
+overload(policy_submit, jit_options={"cache": True})(_job_event(0))
+overload(policy_finish, jit_options={"cache": True})(_job_event(1))
 
 
 @overload(policy_schedule, jit_options={"cache": True})

@@ -147,7 +147,7 @@ def _adaptive_schedule(policy, eng):
     policy.length = kept
 
 
-compiled_policy(AdaptiveState, submit=_enqueue, schedule=_adaptive_schedule)
+compiled_policy(AdaptiveState, _adaptive_schedule, submit=_enqueue)
 
 
 @kernel

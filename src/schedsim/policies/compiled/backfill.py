@@ -21,7 +21,14 @@ from numba import types
 from schedsim.kernel import loop
 from schedsim.kernel.backfilling import shadow_and_extra
 from schedsim.kernel.cache import kernel
-from schedsim.kernel.loop import NONE, compiled_policy, new_engine, start_job, wake_up
+from schedsim.kernel.loop import (
+    NONE,
+    compiled_policy,
+    rigid_engine,
+    running_ends,
+    start_job,
+    wake_up,
+)
 from schedsim.kernel.profile import advance, earliest, reserve
 from schedsim.kernel.records import Record, new, record_type
 
@@ -58,15 +65,9 @@ def _fcfs_easy(policy, eng):
     if not policy.easy or tail - head < 2 or free == 0:
         return
     now = eng.now
-    ends, end_procs = policy.ends, policy.end_procs
-    count = 0
-    job = loop.first_running(eng)
-    while job != NONE:
-        ends[count] = max(eng.est_end[job], now)
-        end_procs[count] = eng.procs[job]
-        count += 1
-        job = loop.next_running(eng, job)
-    shadow, spare = shadow_and_extra(now, free, size[queue[head]], ends, end_procs, count)
+    count = running_ends(eng, policy.ends, policy.end_procs)
+    shadow, spare = shadow_and_extra(now, free, size[queue[head]], policy.ends,
+                                     policy.end_procs, count)
     keep = policy.keep
     started = False
     for q in range(head + 1, tail):
@@ -100,7 +101,7 @@ def _fcfs_easy(policy, eng):
         policy.tail = kept
 
 
-compiled_policy(BackfillQueue, submit=_enqueue, schedule=_fcfs_easy)
+compiled_policy(BackfillQueue, _fcfs_easy, submit=_enqueue)
 
 
 @kernel
@@ -108,8 +109,7 @@ def fcfs_easy_run(submit, runtime, estimate, size, capacity, easy):
     """A whole FCFS (``easy`` false) or EASY run of rigid jobs in arrival order, every
     size at most ``capacity``: the engine's outcome (``loop.outcome``)."""
     n = submit.shape[0]
-    eng = new_engine(submit, runtime, estimate, size, np.full(n, np.nan),
-                     np.array([capacity], np.int64), 1)
+    eng = rigid_engine(submit, runtime, estimate, size, capacity)
     policy = new(BACKFILL_QUEUE)
     policy.easy = easy
     policy.queue = np.empty(n, np.int64)
@@ -216,8 +216,8 @@ def _conservative(policy, eng):
         wake_up(eng, first_slot)
 
 
-compiled_policy(ConservativeState, submit=_conservative_submit, finish=_conservative_finish,
-                schedule=_conservative)
+compiled_policy(ConservativeState, _conservative, submit=_conservative_submit,
+                finish=_conservative_finish)
 
 
 @kernel
@@ -225,8 +225,7 @@ def conservative_run(submit, runtime, estimate, size, capacity):
     """A whole conservative-backfilling run of rigid jobs in arrival order, every size at
     most ``capacity``: the engine's outcome (``loop.outcome``)."""
     n = submit.shape[0]
-    eng = new_engine(submit, runtime, estimate, size, np.full(n, np.nan),
-                     np.array([capacity], np.int64), 1)
+    eng = rigid_engine(submit, runtime, estimate, size, capacity)
     policy = new(CONSERVATIVE_STATE)
     policy.queue = np.empty(n, np.int64)
     policy.length = 0

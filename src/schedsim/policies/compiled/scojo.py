@@ -21,8 +21,8 @@ from schedsim.kernel.loop import (
     NONE,
     SUSPENDED,
     compiled_policy,
-    new_engine,
     resume_job,
+    rigid_engine,
     start_job,
     suspend_job,
     wake_up,
@@ -400,7 +400,7 @@ def _scojo_schedule(policy, eng):
         wake_up(eng, piece_end)
 
 
-compiled_policy(ScojoState, submit=_scojo_submit, schedule=_scojo_schedule)
+compiled_policy(ScojoState, _scojo_schedule, submit=_scojo_submit)
 
 
 @kernel
@@ -410,8 +410,7 @@ def scojo_run(submit, runtime, estimate, size, klass, capacity, cal, constants):
     class time, and per class the calls, the branch and bound's nodes and the calls
     ``max_nodes`` stopped (slack selection only)."""
     n = submit.shape[0]
-    eng = new_engine(submit, runtime, estimate, size, np.full(n, np.nan),
-                     np.array([capacity], np.int64), 1)
+    eng = rigid_engine(submit, runtime, estimate, size, capacity)
     policy = new(SCOJO_STATE)
     policy.cal = cal
     policy.constants = constants

@@ -20,7 +20,13 @@ from numba import typeof, types
 
 from schedsim.kernel import loop
 from schedsim.kernel.cache import kernel
-from schedsim.kernel.loop import NONE, compiled_policy, new_engine, start_job, wake_up
+from schedsim.kernel.loop import (
+    compiled_policy,
+    rigid_engine,
+    running_ends,
+    start_job,
+    wake_up,
+)
 from schedsim.kernel.profile import earliest, grown, holding, reserve
 from schedsim.kernel.records import Record, new, record_type
 
@@ -456,15 +462,8 @@ SLACK_PLAIN = SlackPlain([
 @kernel
 def running_profile(eng, ends, end_procs, capacity):
     """``SlackBackfill._running_profile``: the running jobs until their estimated ends."""
-    now = eng.now
-    count = 0
-    job = loop.first_running(eng)
-    while job != NONE:
-        ends[count] = max(eng.est_end[job], now)
-        end_procs[count] = eng.procs[job]
-        count += 1
-        job = loop.next_running(eng, job)
-    return holding(now, capacity, ends, end_procs, count, 0)
+    count = running_ends(eng, ends, end_procs)
+    return holding(eng.now, capacity, ends, end_procs, count, 0)
 
 
 @kernel
@@ -515,7 +514,7 @@ def _plain_schedule(policy, eng):
         wake_up(eng, first_start)
 
 
-compiled_policy(SlackPlain, submit=_plain_submit, schedule=_plain_schedule)
+compiled_policy(SlackPlain, _plain_schedule, submit=_plain_submit)
 
 
 @kernel
@@ -524,8 +523,7 @@ def slack_plain_run(submit, runtime, estimate, size, capacity, constants):
     the engine's outcome (``loop.outcome``), each job's fair start, and the calls, nodes
     and calls ``max_nodes`` stopped."""
     n = submit.shape[0]
-    eng = new_engine(submit, runtime, estimate, size, np.full(n, np.nan),
-                     np.array([capacity], np.int64), 1)
+    eng = rigid_engine(submit, runtime, estimate, size, capacity)
     policy = new(SLACK_PLAIN)
     policy.constants = constants
     policy.capacity = capacity
