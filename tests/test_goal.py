@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass, field, replace
 
 import pytest
 from hypothesis import given, settings
@@ -38,6 +39,13 @@ def search(jobs: list[SearchJob], capacities: tuple[int, ...] = (4,), node_limit
                    GoalSettings(node_limit=node_limit, **options))
     found.run()
     return found
+
+
+def snapshot_profiles(running: list[tuple[float, int, int]],
+                      capacities: tuple[int, ...]) -> list[Profile]:
+    """The partitions' profiles at 0 with running jobs given as (end, size, partition)."""
+    return [Profile.holding(0.0, c, [(end, size) for end, size, q in running if q == p])
+            for p, c in enumerate(capacities)]
 
 
 def starts(found: Search) -> dict[int, float]:
@@ -160,6 +168,188 @@ def test_goal_policy_starts_the_best_plans_jobs_now() -> None:
     searching = make_policy("goal-oriented", {"node_limit": 6}, machine)
     assert simulate(jobs, machine, searching, check=True).start == [10.0, 0.0, 0.0]
     assert searching.searches >= 1 and searching.nodes >= 6
+
+
+# -- idea 1: the partition inside the tree ------------------------------------------------
+
+ALIKE = [SearchJob(1, 10.0, 0.0) for _ in range(4)]  # fits both partitions of (4, 4)
+
+
+@pytest.mark.parametrize(("n", "tree", "nodes", "leaves"), [
+    (3, "idea1", 114, 48), (4, "idea1", 944, 384), (3, "idea2", 18, 6), (4, "idea2", 84, 24)])
+def test_full_search_counts_by_hand(n: int, tree: str, nodes: int, leaves: int) -> None:
+    """n jobs that fit both partitions of (4, 4), unlimited search.
+
+    A node at depth d has b_d children: idea 1, (n - d) jobs x 2 partitions; idea 2,
+    n - d. Iteration k places every child above depth k, all but the first at depth
+    k, then one path down to a leaf, so with P_k = b_0 ... b_(k-1) it makes
+    b_0 + b_0 b_1 + ... + P_k (placements above and at depth k, the latter
+    P_k (b_k - 1)) + (n - 1 - k) P_k (b_k - 1) placements below, and P_k (b_k - 1)
+    leaves; iteration -1 is the greedy path (n nodes, 1 leaf).
+
+    idea 1, n = 3, b = (6, 4, 2):
+      k = -1: 3 nodes, 1 leaf
+      k =  0: 5 x 3 = 15 nodes, 5 leaves
+      k =  1: 6 + 6 x 3 x 2 = 42 nodes, 18 leaves
+      k =  2: 6 + 24 + 24 x 1 = 54 nodes, 24 leaves
+      in all 114 nodes, 48 leaves = 3! x 2^3.
+    idea 1, n = 4, b = (8, 6, 4, 2):
+      k = -1: 4 nodes, 1 leaf
+      k =  0: 7 x 4 = 28 nodes, 7 leaves
+      k =  1: 8 + 8 x 5 x 3 = 128 nodes, 40 leaves
+      k =  2: 8 + 48 + 48 x 3 x 2 = 344 nodes, 144 leaves
+      k =  3: 8 + 48 + 192 + 192 x 1 = 440 nodes, 192 leaves
+      in all 944 nodes, 384 leaves = 4! x 2^4 (without k = 3: 504 and 192).
+    idea 2 has one child at depth n - 1, so iteration n - 1 has no leaf and is not run:
+      n = 3, b = (3, 2, 1): 3 + 2 x 3 + (3 + 3 x 1 x 2) = 18 nodes, 1 + 2 + 3 = 6 leaves;
+      n = 4, b = (4, 3, 2, 1): 4 + 3 x 4 + (4 + 4 x 2 x 3) + (4 + 12 + 12 x 1 x 2)
+      = 84 nodes, 1 + 3 + 8 + 12 = 24 leaves.
+    """
+    found = search(ALIKE[:n], (4, 4), tree=tree)
+    assert (found.stats.nodes, found.stats.leaves, found.stats.stopped) == (nodes, leaves, False)
+
+
+def test_full_idea1_search_counts_by_hand_when_one_job_fits_one_partition() -> None:
+    """Partitions (4, 2); A and B (1 node) fit both, C (3 nodes) only partition 0.
+
+    Children in order A:0, A:1, B:0, B:1, C:0 (job:partition); a node's children are
+    two per unplaced A or B and one for C.
+      k = -1: A:0 B:0 C:0, 3 nodes, 1 leaf
+      k =  0: 4 children but the first at depth 0, each 3 nodes: 12 nodes, 4 leaves
+      k =  1: depth 0 all 5; below A:x ({B, C} left: B:0 B:1 C:0) all but the first, 2,
+              each then 1 node: 4; the same below B:x; below C:0 ({A, B} left, 4
+              children) 3 + 3: 5 + 4 x 4 + 6 = 27 nodes, 2 x 2 + 2 x 2 + 3 = 11 leaves
+      k =  2: a job is placed above depth 2 only if A or B is left after it. Depth 0:
+              all 5. Below A:x only C:0 (after B:x only C would be left), then B's
+              second partition: 2 nodes, 1 leaf; the same below B:x; below C:0 all 4,
+              each then 1 node: 8 nodes, 4 leaves. 5 + 4 x 2 + 8 = 21 nodes, 8 leaves
+      in all 63 nodes, 24 leaves = 3! orders x 2 x 2 x 1 partitions.
+    """
+    jobs = [SearchJob(1, 10.0, 0.0), SearchJob(1, 10.0, 0.0), SearchJob(3, 10.0, 0.0)]
+    found = search(jobs, (4, 2), tree="idea1")
+    assert (found.stats.nodes, found.stats.leaves, found.stats.stopped) == (63, 24, False)
+
+
+def snapshot_profiles_at_1000() -> list[Profile]:
+    """Partitions (6, 10) at 1000: 4 of 6 nodes busy until 1185, 6 of 10 until 1100."""
+    return [Profile.holding(1000.0, 6, [(1185.0, 4)]), Profile.holding(1000.0, 10, [(1100.0, 6)])]
+
+
+def test_idea1_tries_the_second_partition_for_the_last_job() -> None:
+    """Omega 2000; one waiting job of 4 nodes and 10 s submitted at 882. Partition 0:
+    start 1185, X = (303 + 10) / 10 = 31.3; partition 1: start 1000, X = 12.8; Tw 0
+    on both. The greedy leaf takes partition 0, the discrepancy at depth 0 partition 1."""
+    from schedsim.policies.goal_kernel import compiled_search
+
+    jobs, capacities, options = [SearchJob(4, 10.0, 882.0)], (6, 10), GoalSettings(tree="idea1")
+    found = Search(jobs, snapshot_profiles_at_1000(), capacities, 1000.0, 2000.0, options)
+    assert [(p.job, p.partition, p.start) for p in found.run()] == [(0, 1, 1000.0)]
+    assert found.best_score == Score(0.0, pytest.approx(12.8))
+    compiled = compiled_search(jobs, snapshot_profiles_at_1000(), capacities, 1000.0, 2000.0,
+                               options, [0])
+    assert compiled == ([(0, 1, 1000.0)], 2, 2, False)
+
+
+@pytest.mark.parametrize(("policy", "options"), [
+    ("goal-oriented-idea1", {"search_engine": "compiled"}),
+    ("goal-oriented-idea1", {"search_engine": "python"}),
+    ("goal-oriented", {}), ("bf-fcfs-backfill", {})])
+def test_a_lone_waiting_job_starts_on_the_idle_partition(policy: str,
+                                                         options: dict[str, str]) -> None:
+    # Partitions 4 + 4: J1 (4 nodes, 100 s) fills partition 0 at 0; J2 (2 nodes, 50 s)
+    # arrives at 1 and starts at once on partition 1, not at 100 on partition 0.
+    jobs = [Job(1, 0.0, 100.0, 4, 100.0), Job(2, 1.0, 50.0, 2, 50.0)]
+    machine = Machine(8, partitions=(4, 4))
+    schedule = simulate(jobs, machine, make_policy(policy, options, machine), check=True)
+    assert schedule.start == [0.0, 1.0]
+    assert schedule.partition == [0, 1]
+
+
+def earliest_start(busy: list[tuple[float, float, int]], capacity: int, size: int,
+                   runtime: float, now: float) -> float:
+    """The earliest t >= now with ``size`` of ``capacity`` nodes free over [t, t + runtime),
+    given the busy intervals (start, end, nodes): it is now or the end of an interval,
+    and usage only rises at an interval's start."""
+    def used(time: float) -> int:
+        return sum(nodes for start, end, nodes in busy if start <= time < end)
+
+    for t in sorted({now} | {end for _, end, _ in busy if end > now}):
+        rises = [t] + [start for start, _, _ in busy if t < start < t + runtime]
+        if all(used(time) + size <= capacity for time in rises):
+            return t
+    raise AssertionError("a job larger than its partition")
+
+
+def brute_force_idea1(jobs: list[SearchJob], running: list[tuple[float, int, int]],
+                      capacities: tuple[int, ...]) -> tuple[float, float, int]:
+    """The lexicographically smallest (Tw, avgX) at now 0, omega 0, over every order of
+    the jobs and every assignment of each job to a partition large enough (each job at
+    its earliest start there after the jobs before it), and the number of such plans."""
+    best: tuple[float, float] | None = None
+    plans = 0
+    for order in itertools.permutations(range(len(jobs))):
+        choices = [[p for p, c in enumerate(capacities) if c >= jobs[j].size] for j in order]
+        for assignment in itertools.product(*choices):
+            busy = [[(0.0, end, size) for end, size, q in running if q == p]
+                    for p in range(len(capacities))]
+            excess = expansion = 0.0
+            for j, p in zip(order, assignment, strict=True):
+                job = jobs[j]
+                start = earliest_start(busy[p], capacities[p], job.size, job.runtime, 0.0)
+                busy[p].append((start, start + job.runtime, job.size))
+                wait = start - job.submit
+                excess += max(0.0, wait)
+                expansion += max(1.0, (wait + job.runtime) / max(job.runtime, 10.0))
+            key = (excess, expansion / len(jobs))
+            best = key if best is None or key < best else best
+            plans += 1
+    assert best is not None
+    return (*best, plans)
+
+
+@dataclass
+class LeafRecordingSearch(Search):
+    """The search, keeping every leaf's (job, partition) sequence."""
+
+    seen: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
+
+    def _leaf(self) -> None:
+        self.seen.append(tuple((p.job, p.partition) for p in self._path))
+        super()._leaf()
+
+
+@st.composite
+def idea1_snapshots(draw: st.DrawFn) -> tuple[list[SearchJob], list[tuple[float, int, int]],
+                                              tuple[int, ...]]:
+    """Up to four jobs on two or three partitions, some busy until a time (end, size,
+    partition) at 0."""
+    capacities = draw(st.sampled_from([(4, 4), (4, 3), (4, 2), (3, 3, 2)]))
+    jobs = [SearchJob(draw(st.integers(1, max(capacities))), float(draw(st.integers(1, 50))),
+                      -float(draw(st.integers(0, 100)))) for _ in range(draw(st.integers(1, 4)))]
+    running = []
+    for p, capacity in enumerate(capacities):
+        size = draw(st.integers(0, capacity))
+        if size:
+            running.append((float(draw(st.integers(1, 60))), size, p))
+    return jobs, running, capacities
+
+
+@settings(max_examples=60, deadline=None)
+@given(idea1_snapshots(), st.sampled_from(["partition_first", "best_fit_first"]))
+def test_unlimited_idea1_search_equals_brute_force(
+    case: tuple[list[SearchJob], list[tuple[float, int, int]], tuple[int, ...]],
+    idea1_order: str,
+) -> None:
+    jobs, running, capacities = case
+    profiles = snapshot_profiles(running, capacities)
+    found = LeafRecordingSearch(jobs, profiles, capacities, 0.0, 0.0, GoalSettings(
+        node_limit=UNLIMITED, tree="idea1", idea1_order=idea1_order, objective="hierarchical"))
+    found.run()
+    tw, x, plans = brute_force_idea1(jobs, running, capacities)
+    assert found.stats.leaves == plans == len(set(found.seen))  # every plan, once
+    assert found.best_score is not None
+    assert found.best_score.total_excess_wait == pytest.approx(tw)
+    assert found.best_score.mean_expansion == pytest.approx(x)
 
 
 # -- properties (spec 5) ------------------------------------------------------------------
@@ -296,14 +486,11 @@ def assert_compiled_equals_pure(jobs: list[SearchJob], running: list[tuple[float
     """Both engines on the same snapshot: running jobs as (end, size, partition) from 0."""
     from schedsim.policies.goal import compiled_search
 
-    def profiles() -> list[Profile]:
-        return [Profile.holding(0.0, c, [(end, size) for end, size, q in running if q == p])
-                for p, c in enumerate(capacities)]
-
-    pure = Search(jobs, profiles(), capacities, 0.0, omega, options)
+    pure = Search(jobs, snapshot_profiles(running, capacities), capacities, 0.0, omega, options)
     plan = pure.run()
-    compiled, nodes, leaves, stopped = compiled_search(jobs, profiles(), capacities, 0.0, omega,
-                                                       options, pure.branching_order())
+    compiled, nodes, leaves, stopped = compiled_search(
+        jobs, snapshot_profiles(running, capacities), capacities, 0.0, omega, options,
+        pure.branching_order())
     assert compiled == [(p.job, p.partition, p.start) for p in plan]
     assert (nodes, leaves, stopped) == (pure.stats.nodes, pure.stats.leaves, pure.stats.stopped)
 
@@ -318,14 +505,15 @@ def test_compiled_search_when_a_release_drops_an_earlier_step() -> None:
 
 
 @st.composite
-def coarse_cases(draw: st.DrawFn) -> tuple[list[SearchJob], list[tuple[float, int, int]],
-                                           tuple[int, ...]]:
+def coarse_cases(draw: st.DrawFn, max_jobs: int = 7, max_partitions: int = 4,
+                 ) -> tuple[list[SearchJob], list[tuple[float, int, int]], tuple[int, ...]]:
     """Snapshots whose times are multiples of 5 on one to four partitions, so that steps
     often meet and reservations often leave boundaries with equal free counts around."""
-    capacities = tuple(draw(st.lists(st.integers(2, 6), min_size=1, max_size=4)))
+    capacities = tuple(draw(st.lists(st.integers(2, 6), min_size=1, max_size=max_partitions)))
     widest = max(capacities)
     jobs = [SearchJob(draw(st.integers(1, widest)), 5.0 * draw(st.integers(1, 6)),
-                      -5.0 * draw(st.integers(0, 10))) for _ in range(draw(st.integers(1, 7)))]
+                      -5.0 * draw(st.integers(0, 10)))
+            for _ in range(draw(st.integers(1, max_jobs)))]
     running = []
     used = [0] * len(capacities)
     for _ in range(draw(st.integers(0, 8))):
@@ -348,3 +536,23 @@ def test_compiled_search_equals_the_pure_search_on_coarse_times(
     assert_compiled_equals_pure(jobs, running, capacities,
                                 GoalSettings(node_limit=limit, tree=tree, idea1_order=idea1_order,
                                              branching=branching))
+
+
+@settings(max_examples=100, deadline=None)
+@given(coarse_cases(max_jobs=4, max_partitions=3), st.data(), st.sampled_from(["idea1", "idea2"]),
+       st.sampled_from(["partition_first", "best_fit_first"]), st.sampled_from(["fcfs", "lxf"]),
+       st.sampled_from(["tradeoff", "hierarchical"]))
+def test_compiled_search_equals_the_pure_search_at_every_node_limit(
+    case: tuple[list[SearchJob], list[tuple[float, int, int]], tuple[int, ...]],
+    data: st.DataObject, tree: str, idea1_order: str, branching: str, objective: str,
+) -> None:
+    """Small snapshots, the limit drawn up to the full search's node count plus one, so
+    that it may fall in any iteration, the last (idea 1's discrepancy at depth n-1)
+    included, or not at all."""
+    jobs, running, capacities = case
+    options = GoalSettings(node_limit=UNLIMITED, tree=tree, idea1_order=idea1_order,
+                           branching=branching, objective=objective)
+    full = Search(jobs, snapshot_profiles(running, capacities), capacities, 0.0, 0.0, options)
+    full.run()
+    limit = data.draw(st.integers(1, full.stats.nodes + 1), label="node_limit")
+    assert_compiled_equals_pure(jobs, running, capacities, replace(options, node_limit=limit))

@@ -278,9 +278,14 @@ class SearchJob:
 class Search:
     """Depth-bounded discrepancy search over the orders of ``jobs`` (Walsh 1997).
 
-    Iteration k = -1 ... n-2 takes every child at depths below k, every child but the
-    first at depth k, and the first child below; iteration -1 is the greedy path, and
-    every order is visited once over all iterations. A node is one placement
+    Iteration k takes every child at depths below k, every child but the first at
+    depth k, and the first child below, so it visits the leaves whose deepest
+    discrepancy is at depth k; iteration -1 is the greedy path. Over iterations
+    -1 ... n-1 every leaf is visited once. At depth n-1 one job is left: under idea 2
+    it is one child, so iteration n-1 has no leaf and is not run; under idea 1 it is
+    a child per partition large enough for it, and iteration n-1 runs if some job has
+    two such partitions, placing a job above depth n-1 only if a job with two is left
+    after it (every other path ends in a one-child node). A node is one placement
     (revisits count). Before each placement the search stops once ``node_limit``
     placements were made and a leaf exists; the greedy path always completes.
     """
@@ -311,7 +316,13 @@ class Search:
         self._positions: list[int] = []
         self._excess = 0.0
         self._expansion = 0.0
-        for depth_of_discrepancy in range(-1, max(n - 1, 0)):
+        # idea 1: 1 for a job with two partitions large enough, and how many are unplaced
+        self._forks_of = [int(self.settings.tree == "idea1"
+                              and sum(c >= job.size for c in self.capacities) > 1)
+                          for job in self.jobs]
+        self._forks = sum(self._forks_of)
+        deepest = n - 1 if self._forks else n - 2
+        for depth_of_discrepancy in range(-1, max(deepest + 1, 0)):
             self._explore(0, depth_of_discrepancy)
             if self.stats.stopped:
                 break
@@ -325,7 +336,10 @@ class Search:
         children = self.children()
         chosen = children if depth < k else islice(children, 1, None) if depth == k \
             else islice(children, 1)
+        needs_a_fork_left = k == len(self.jobs) - 1 and depth < k  # iteration n-1
         for position, partition, start in chosen:
+            if needs_a_fork_left and self._forks == self._forks_of[self._order[position]]:
+                continue  # no job with two partitions is left after this one: no leaf below
             if self.stats.nodes >= self.settings.node_limit and self.best is not None:
                 self.stats.stopped = True
                 return
@@ -385,6 +399,7 @@ class Search:
         self._positions.append(position)
         self._next[self._prev[position]] = self._next[position]
         self._prev[self._next[position]] = self._prev[position]
+        self._forks -= self._forks_of[j]
         wait = start - job.submit
         self._excess += max(0.0, wait - self.omega)
         self._expansion += max(1.0, (wait + job.runtime) / max(job.runtime, TAU))
@@ -398,6 +413,7 @@ class Search:
         position = self._positions.pop()
         self._next[self._prev[position]] = position
         self._prev[self._next[position]] = position
+        self._forks += self._forks_of[placement.job]
         wait = placement.start - job.submit
         self._excess -= max(0.0, wait - self.omega)
         self._expansion -= max(1.0, (wait + job.runtime) / max(job.runtime, TAU))

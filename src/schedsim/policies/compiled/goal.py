@@ -135,11 +135,12 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
     best_pos = np.empty(n, dtype=np.int64)
     best_part = np.empty(n, dtype=np.int64)
     best_start = np.empty(n)
+    forks_of = np.zeros(n, dtype=np.int64)  # idea 1: 1 for a job with two partitions
     nodes, leaves, stopped = _search(
         sizes, runs, submits, capacities, times, free, length, now, omega, node_limit, tree,
         idea1_order == BEST_FIT_FIRST, objective, tau, nxt, prv, cur, cur_k, ordinal, plist,
         pcount, pl_pos, pl_part, pl_start, pl_at_start, pl_at_end, fit_starts, fit_frees,
-        best_pos, best_part, best_start)
+        best_pos, best_part, best_start, forks_of)
     return best_pos, best_part, best_start, nodes, leaves, stopped
 
 
@@ -147,10 +148,11 @@ def search_kernel(sizes, runs, submits, capacities, times, free, length, now, om
 def _search(sizes, runs, submits, capacities, times, free, length, now, omega, node_limit, tree,
             by_fit, objective, tau, nxt, prv, cur, cur_k, ordinal, plist, pcount, pl_pos,
             pl_part, pl_start, pl_at_start, pl_at_end, fit_starts, fit_frees, best_pos,
-            best_part, best_start):
+            best_part, best_start, forks_of):
     """search_kernel's search on the arrays it allocated; fills ``best_pos``,
     ``best_part`` and ``best_start`` with the best plan and returns (nodes, leaves,
-    stopped)."""
+    stopped). Iterations -1 ... n-1 as in ``Search``: the last one under idea 1 only,
+    and only over paths on which a job with two partitions is left for depth n-1."""
     n = sizes.shape[0]
     parts = capacities.shape[0]
     head, tail = n, n + 1
@@ -162,7 +164,16 @@ def _search(sizes, runs, submits, capacities, times, free, length, now, omega, n
     stopped = False
     excess = 0.0
     expansion = 0.0
-    for k in range(-1, max(n - 1, 0)):
+    forks = 0  # unplaced jobs with two partitions large enough (idea 1)
+    for j in range(n):
+        fits = 0
+        for p in range(parts):
+            if capacities[p] >= sizes[j]:
+                fits += 1
+        forks_of[j] = 1 if tree == IDEA1 and fits > 1 else 0
+        forks += forks_of[j]
+    deepest = n - 1 if forks > 0 else n - 2
+    for k in range(-1, max(deepest + 1, 0)):
         d = 0
         cur[0] = nxt[head]
         ordinal[0] = 0
@@ -180,7 +191,14 @@ def _search(sizes, runs, submits, capacities, times, free, length, now, omega, n
                         best_start[i] = pl_start[i]
                 backtrack = True
             else:
-                # the next child at depth d allowed in iteration k
+                # the next child at depth d allowed in iteration k; in iteration n-1, a job
+                # is placed above depth n-1 only if a job with two partitions is left after it
+                if k == n - 1 and d < k:
+                    while cur[d] != tail and forks == forks_of[cur[d]]:
+                        cur[d] = nxt[cur[d]]
+                        _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length,
+                                capacities, sizes, runs, now, by_fit, tail, fit_starts,
+                                fit_frees)
                 if cur[d] != tail and d == k and ordinal[d] == 0:
                     _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length,
                              capacities, sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
@@ -199,6 +217,7 @@ def _search(sizes, runs, submits, capacities, times, free, length, now, omega, n
                 expansion -= max(1.0, (wait + runs[j]) / max(runs[j], tau))
                 nxt[prv[j]] = j
                 prv[nxt[j]] = j
+                forks += forks_of[j]
                 _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length,
                          capacities, sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
                 ordinal[d] += 1
@@ -233,6 +252,7 @@ def _search(sizes, runs, submits, capacities, times, free, length, now, omega, n
             pl_pos[d], pl_part[d], pl_start[d] = j, part, start
             nxt[prv[j]] = nxt[j]
             prv[nxt[j]] = prv[j]
+            forks -= forks_of[j]
             d += 1
             cur[d] = nxt[head]
             ordinal[d] = 0
