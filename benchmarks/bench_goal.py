@@ -2,7 +2,7 @@
 
 The GOAL paper's setting: HPC2N jobs as dual-CPU nodes (ceil(processors / 2), at most
 64), exact run times, 64+64 nodes, node limit 4000. The same run with
-``search_engine: compiled`` and ``python`` must make the same number of placements; the
+``compiled: true`` and ``false`` must make the same number of placements; the
 plain search is run on fewer jobs unless ``--full`` (it is about 20x slower).
 
 The HPC2N log is looked for where the workflow looks (``traces.search`` of the config,
@@ -37,7 +37,7 @@ def hpc2n_path() -> Path | None:
 
 def run(jobs: list, engine: str, node_limit: int) -> tuple[float, int, int, int]:
     machine = Machine(128, partitions=(64, 64))
-    policy = make_policy("goal-oriented", {"node_limit": node_limit, "search_engine": engine},
+    policy = make_policy("goal-oriented", {"node_limit": node_limit, "compiled": engine == "compiled"},
                          machine)
     began = time.perf_counter()
     simulate(jobs, machine, policy)

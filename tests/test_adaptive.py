@@ -136,12 +136,13 @@ def test_nominal_capacity_counts_full_speeds() -> None:
 def test_batch_means_rows_follow_arrival_order() -> None:
     """One processor, jobs of 1 BPU-second every 2 s except a burst: 3 batches of 2 jobs,
     the first dropped; batch 2 = jobs 3, 4 and batch 3 = jobs 5, 6 (hand-computed)."""
+    from schedsim.experiments.families.ihap_measure import MEASURE as BATCHES
     from schedsim.experiments.run import SeedWorkload, simulate_batches
 
     submits = [0.0, 2.0, 4.0, 4.0, 8.0, 10.0]  # job 4 waits 1 s behind job 3
     jobs = [work_job(i + 1, t, 1, 1.0) for i, t in enumerate(submits)]
     machine = Machine(1, speeds=(1.0,))
-    rows = simulate_batches(SeedWorkload(jobs), machine, "IHAP", {}, None, (3, 2, 1))
+    rows = simulate_batches(SeedWorkload(jobs), machine, "IHAP", {}, None, (3, 2, 1), BATCHES)
     assert [r["batch"] for r in rows] == [2.0, 3.0]
     assert rows[0]["MRT"] == pytest.approx((1.0 + 2.0) / 2) and rows[0]["max_wait"] == 1.0
     assert rows[1]["MRT"] == pytest.approx(1.0) and rows[1]["AWT"] == 0.0
@@ -151,12 +152,13 @@ def test_batch_means_rows_follow_arrival_order() -> None:
 
 def test_batch_means_need_enough_jobs() -> None:
     from schedsim.errors import InputError
+    from schedsim.experiments.families.ihap_measure import MEASURE as BATCHES
     from schedsim.experiments.run import SeedWorkload, simulate_batches
 
     machine = Machine(1, speeds=(1.0,))
     with pytest.raises(InputError, match="batch means need 3 x 2 jobs; the workload has 1"):
         simulate_batches(SeedWorkload([work_job(1, 0.0, 1, 1.0)]), machine, "MAP", {}, None,
-                         (3, 2, 1))
+                         (3, 2, 1), BATCHES)
 
 
 def test_a_family_level_sets_the_interval(tmp_path) -> None:

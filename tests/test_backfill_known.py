@@ -1,7 +1,7 @@
 """Hand-computed FCFS, EASY and conservative schedules.
 
 Each case lists jobs as (submit, runtime, processors[, estimate]) and the start
-times worked out by hand from the definitions in algorithms.md section 2 and
+times worked out by hand from the definitions (Lifka 1995; Mu'alem & Feitelson 2001) and
 the engine's equal-time order (completions, arrivals, one scheduling call).
 """
 
@@ -11,7 +11,7 @@ import pytest
 
 from helpers import starts
 
-# The AccaSim counterexample (notes/peers.md): correct EASY starts J2 at 100, J3 at 200.
+# A case AccaSim's EASY got wrong: correct EASY starts J2 at 100, J3 at 200.
 ACCASIM = [(0, 100, 6), (1, 100, 10), (2, 1000, 4)]
 
 FCFS_CASES = {

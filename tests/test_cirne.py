@@ -111,7 +111,8 @@ def test_swf_job_lines_have_18_fields_and_ceil_runtime() -> None:
 
 
 def test_rigid_sizes_serial_fraction() -> None:
-    # P(size = 1) = P(U <= 0.20) = 0.20 exactly (workload-models.md sec. 2.3);
+    # P(size = 1) = P(U <= 0.20) = 0.20 exactly (Cirne & Berman 2001;
+    # docs/workloads-cirne-hyperexp.md);
     # 5 binomial standard errors with 100k draws.
     draws = 100_000
     sizes = cirne.rigid_sizes(cirne.make_streams(1)["nodes"], draws, 128)

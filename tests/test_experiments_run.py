@@ -73,7 +73,7 @@ def test_a_simulation_job_loads_neither_pandas_nor_other_families_kernels(
         "from schedsim.experiments.run import write_rows_parquet\n"
         "get_policy('HRFBf')\n"
         f"write_rows_parquet([{{'a': 1.0, 'b': 'x'}}], {str(out)!r}, {{'k': 'v'}})\n"
-        "print(sorted(m for m in ('pandas', 'numba', 'schedsim.policies.slack_kernel')"
+        "print(sorted(m for m in ('pandas', 'numba', 'schedsim.kernel.loop')"
         " if m in sys.modules))")
     assert loaded == "[]"
 

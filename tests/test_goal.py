@@ -239,7 +239,7 @@ def test_idea1_tries_the_second_partition_for_the_last_job() -> None:
     """Omega 2000; one waiting job of 4 nodes and 10 s submitted at 882. Partition 0:
     start 1185, X = (303 + 10) / 10 = 31.3; partition 1: start 1000, X = 12.8; Tw 0
     on both. The greedy leaf takes partition 0, the discrepancy at depth 0 partition 1."""
-    from schedsim.policies.goal_kernel import compiled_search
+    from schedsim.policies.goal import compiled_search
 
     jobs, capacities, options = [SearchJob(4, 10.0, 882.0)], (6, 10), GoalSettings(tree="idea1")
     found = Search(jobs, snapshot_profiles_at_1000(), capacities, 1000.0, 2000.0, options)
@@ -251,11 +251,11 @@ def test_idea1_tries_the_second_partition_for_the_last_job() -> None:
 
 
 @pytest.mark.parametrize(("policy", "options"), [
-    ("goal-oriented-idea1", {"search_engine": "compiled"}),
-    ("goal-oriented-idea1", {"search_engine": "python"}),
+    ("goal-oriented-idea1", {"compiled": True}),
+    ("goal-oriented-idea1", {"compiled": False}),
     ("goal-oriented", {}), ("bf-fcfs-backfill", {})])
 def test_a_lone_waiting_job_starts_on_the_idle_partition(policy: str,
-                                                         options: dict[str, str]) -> None:
+                                                         options: dict[str, bool]) -> None:
     # Partitions 4 + 4: J1 (4 nodes, 100 s) fills partition 0 at 0; J2 (2 nodes, 50 s)
     # arrives at 1 and starts at once on partition 1, not at 100 on partition 0.
     jobs = [Job(1, 0.0, 100.0, 4, 100.0), Job(2, 1.0, 50.0, 2, 50.0)]
@@ -457,7 +457,7 @@ def test_compiled_search_equals_the_pure_search(
     case: tuple[list[SearchJob], list[tuple[float, float, int, int]]], limit: int, tree: str,
     idea1_order: str, branching: str, objective: str, omega: float,
 ) -> None:
-    from schedsim.policies.goal_kernel import compiled_search
+    from schedsim.policies.goal import compiled_search
 
     jobs, running = case
     capacities = (4, 3)
@@ -484,7 +484,7 @@ def assert_compiled_equals_pure(jobs: list[SearchJob], running: list[tuple[float
                                 capacities: tuple[int, ...], options: GoalSettings,
                                 omega: float = 0.0) -> None:
     """Both engines on the same snapshot: running jobs as (end, size, partition) from 0."""
-    from schedsim.policies.goal_kernel import compiled_search
+    from schedsim.policies.goal import compiled_search
 
     pure = Search(jobs, snapshot_profiles(running, capacities), capacities, 0.0, omega, options)
     plan = pure.run()

@@ -45,7 +45,7 @@ def _moment_bounds(mean: float, cv: float, count: int) -> tuple[float, float, fl
 
 
 @pytest.mark.parametrize(("cv", "p1", "mu1", "mu2"), [
-    (2.0, 0.88730, 0.17746, 0.02254),  # workload-models.md sec. 3.1, D = 10
+    (2.0, 0.88730, 0.17746, 0.02254),  # balanced means (docs/workloads-cirne-hyperexp.md), D = 10
     (3.5, 0.96072, 0.19214, 0.00786),
     (5.0, 0.98038, 0.19608, 0.00392),
 ])

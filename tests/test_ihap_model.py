@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedsim.engine import simulate
+from schedsim.experiments.families.ihap_measure import MEASURE as BATCHES
 from schedsim.experiments.run import SeedWorkload, simulate_batches
 from schedsim.loadmodel import UniformLoads
 from schedsim.machine import Machine
@@ -36,7 +37,7 @@ def test_mg1_mean_response_through_batch_means(cv_demand: float, response: float
     """Pollaczek-Khinchine: R = D + lambda E[S^2] / (2 (1 - rho)); CVs 2 -> 3.5, CVs 1 -> 2.0.
     The 90% interval over 30 kept batches of 2000 jobs covers it, for every policy."""
     jobs = single_server_jobs(31 * 2000, 5, cv_demand)
-    rows = simulate_batches(SeedWorkload(jobs), ONE, "IHAP", {}, None, (31, 2000, 1))
+    rows = simulate_batches(SeedWorkload(jobs), ONE, "IHAP", {}, None, (31, 2000, 1), BATCHES)
     interval = mean_ci([r["MRT"] for r in rows], 0.90)
     assert interval.low <= response <= interval.high, interval
     # every policy gives the same schedule on one processor (the Lindley test above)
@@ -143,7 +144,8 @@ def test_invariants_of_a_loaded_run(seed: int, utilization: float, name: str) ->
     machine = ihap_machine()
     params = {**{p.name: p.default for p in PARAMS}, "utilization": utilization}
     jobs = generate_hyperexp_jobs(150, seed, params)
-    policy, problems = checked(make_policy(name, {}, machine))
+    # the Python policy in the engine: the test watches its decisions and the load draws
+    policy, problems = checked(make_policy(name, {"compiled": False}, machine))
     loads = RecordingLoads(machine.procs, seed)
     schedule = simulate(jobs, machine, policy, load_model=loads, check=True)
     assert not problems, problems[:3]

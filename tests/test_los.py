@@ -1,6 +1,6 @@
 """LOS family: packing DPs, the paper's Fig. 2, reservations, skip counts, dedicated jobs.
 
-LOS paper: Kumar, Shae & Jamjoom (seeds/003), sec. III-V, Algorithms 1-3.
+LOS paper: Kumar, Shae & Jamjoom (IPDPSW 2012), sec. III-V, Algorithms 1-3.
 """
 
 from __future__ import annotations

@@ -489,7 +489,7 @@ def test_property_feasible_schedules(seed: int, count: int, name: str, unit: int
 def test_easy_never_delays_the_heads_reservation() -> None:
     # 4 processors; A holds 3 until 10. Head H wants 4 (reservation at 10, extra 0).
     # At t=1, B (1 processor, 20 s) would run past 10: not backfilled; C (1 processor,
-    # 9 s) ends exactly at the shadow time: backfilled (algorithms.md A2.1).
+    # 9 s) ends exactly at the shadow time: backfilled (docs/deviations.md, EASY boundary).
     machine = Machine(4)
     jobs = [moldable_job(0, (30.0, 30.0, 10.0)),
             moldable_job(1, (8.0, 4.0, 2.0, 1.0), submit=1.0),

@@ -162,7 +162,10 @@ def test_a_month_file_runs_under_the_month_protocol(tmp_path) -> None:
     assert workload.measured == (1, 2)
     assert workload.info["month_jobs"] == 2
     assert workload.info["demand"] == pytest.approx((64 * 50 + 64 * 10) / (128 * 20))
-    metrics = simulate_once(workload, Machine(128, 1, (64, 64)), "bf-fcfs-backfill", {})
+    from schedsim.experiments.families.goal_measure import MEASURE
+
+    metrics = simulate_once(workload, Machine(128, 1, (64, 64)), "bf-fcfs-backfill", {},
+                            measure=MEASURE)
     # Job 1 on partition 1 at 0; job 2 on partition 2 at 10; job 3 waits for job 2 (ends
     # at 60, before job 1 at 100) and starts at 60 on partition 2: waits 0 and 40.
     assert metrics["jobs"] == 2 and metrics["AWT"] == 20.0 and metrics["max_wait"] == 40.0

@@ -26,8 +26,7 @@ def run(jobs: list[Job], policy_name: str = "scojo-conservative",
         **params: object):  # type: ignore[no-untyped-def]
     """The engine's run (its policy keeps the calendar for inspection), checked equal to
     the compiled whole run."""
-    policy = make_policy(policy_name, params, MACHINE)
-    policy.whole_run = False
+    policy = make_policy(policy_name, {**params, "compiled": False}, MACHINE)
     schedule = simulate(jobs, MACHINE, policy, check=True)
     whole = simulate(jobs, MACHINE, make_policy(policy_name, params, MACHINE), check=True)
     assert (whole.start, whole.end, whole.split) == (schedule.start, schedule.end,
@@ -87,8 +86,8 @@ def test_sliced_schedules(jobs: list[Job], nontype: str, name: str) -> None:
     segments sum to its run time; no segment crosses a slice boundary; determinism; with
     slack selection, no job starts after submit + F_slack (FST - submit) in its class's
     time."""
-    policy = make_policy(name, {"nontype": nontype}, MACHINE)
-    policy.whole_run = False  # the test watches the scheduling calls
+    # the Python policy in the engine: the test watches the scheduling calls
+    policy = make_policy(name, {"nontype": nontype, "compiled": False}, MACHINE)
     started_at: dict[int, float] = {}  # job -> its class's clock when it started
     schedule_call = policy.schedule
 
@@ -159,8 +158,9 @@ def test_conservative_never_moves_a_reservation_later(jobs: list[Job], nontype: 
     """Scojo-PECT with conservative backfilling: a waiting job's slot in its class's
     virtual machine (class time) never moves later from one scheduling call to the next
     (exact estimates), whatever non-type backfilling starts in between."""
-    policy = make_policy("scojo-conservative", {"nontype": nontype}, MACHINE)
-    policy.whole_run = False  # the test watches the scheduling calls
+    # the Python policy in the engine: the test watches the scheduling calls
+    policy = make_policy("scojo-conservative", {"nontype": nontype, "compiled": False},
+                         MACHINE)
     planned: dict[int, list[float]] = {}
     place = policy._place_class
 

@@ -13,6 +13,8 @@ import yaml
 from schedsim.claims import registered, sensitivity
 from schedsim.engine import simulate
 from schedsim.experiments.families import slack
+from schedsim.experiments.families.slack_measure import relative_responses
+from schedsim.experiments.measure import SeedWorkload, find_measure
 from schedsim.experiments.plan import build_plan
 from schedsim.jobs import Job
 from schedsim.machine import Machine
@@ -31,7 +33,7 @@ def test_relative_responses_per_class_by_hand() -> None:
             Job(3, 0.0, 5.0, 2, 5.0)]
     machine = Machine(2)
     schedule = simulate(jobs, machine, make_policy("conservative", {}, machine))
-    got = slack.relative_responses(schedule)
+    got = relative_responses(schedule)
     assert got["RR_long"] == 1.0
     assert got["RR_medium"] == pytest.approx(21_000 / 1_000)
     assert got["RR_short"] == pytest.approx(21_005 / 10)  # tau 10 s: max(5, 10)
@@ -45,14 +47,13 @@ def test_slack_runs_report_fairness_counts() -> None:
     jobs = [Job(0, 0.0, 100.0, 4, 100.0), Job(1, 1.0, 50.0, 8, 50.0),
             Job(2, 2.0, 10.0, 1, 10.0)]
     machine = Machine(8)
-    family = slack.FAMILY
+    measure = find_measure(slack.FAMILY.measure)
     policy = make_policy("slack-backfill", {}, machine)
-    schedule = simulate(jobs, machine, policy, check=True)
-    got = family.run_metrics(schedule, policy)
+    got = measure.metrics(simulate(jobs, machine, policy, check=True), SeedWorkload(jobs))
     assert {"unfair", "preferential", "nodes_per_call", "bound_hits", "RR_all"} <= set(got)
     assert got["unfair"] + got["preferential"] <= 3
     plain = make_policy("conservative", {}, machine)
-    assert "unfair" not in family.run_metrics(simulate(jobs, machine, plain), plain)
+    assert "unfair" not in measure.metrics(simulate(jobs, machine, plain), SeedWorkload(jobs))
 
 
 def test_the_slack_factor_table_has_the_thesis_values() -> None:

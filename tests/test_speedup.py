@@ -1,4 +1,4 @@
-"""Downey's speedup model (workload-models.md sec. 2.5; HRF paper sec. 2.2)."""
+"""Downey's speedup model (Downey 1997; HRF paper sec. 2.2; docs/workloads-cirne-hyperexp.md)."""
 
 from __future__ import annotations
 

@@ -295,6 +295,23 @@ def test_a_policy_change_reruns_only_the_simulations_that_use_it(workdir: Path) 
     assert workload_jobs(text) == 0
 
 
+@pytest.mark.parametrize(("module", "family"), [
+    ("policies/scojo.py", "SLACK"),  # Scojo-PECT
+    ("policies/compiled/adaptive.py", "IHAP"),  # the compiled MAP/HAP/IHAP decisions
+    ("policies/compiled/goal.py", "GOAL"),  # the goal-oriented search
+    ("experiments/families/los_measure.py", "LOS"),  # what a LOS row holds
+])
+def test_an_edit_reruns_only_the_simulations_that_run_it(workdir: Path, module: str,
+                                                         family: str) -> None:
+    """A simulation's code version covers the modules it runs and no others: an edit of
+    Scojo-PECT reruns SLACK simulations only, of the IHAP decisions IHAP only, of the goal
+    search GOAL only, of LOS's measure LOS only."""
+    text = dry_run_after_edit(workdir, module, lambda t: t + "\n_CHANGED = 1\n")
+    runs = [line for line in text.splitlines() if "output: results/runs" in line]
+    assert runs and all(f"/{family}-" in line for line in runs), runs[:5]
+    assert workload_jobs(text) == 0
+
+
 def test_a_model_change_reruns_its_workloads_not_the_others(workdir: Path) -> None:
     text = dry_run_after_edit(workdir, "workloads/cirne.py", lambda t: t + "\n_CHANGED = 1\n")
     made = [line for line in text.splitlines() if "output: results/workloads" in line]

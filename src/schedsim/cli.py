@@ -117,7 +117,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     params = split_assignments(args.param, f"policy {args.policy}")
     policy = make_policy(args.policy, params, machine)
     with _progress(len(workload.jobs)) as tick:
-        if tick is not None and getattr(policy, "simulate_whole", None) is None:
+        if tick is not None and getattr(policy, "simulate_compiled", None) is None:
             policy = _ProgressPolicy(policy, tick)
         schedule = simulate(workload.jobs, machine, policy, workload.changes)
     texts = {args.out: schedule_swf(schedule, workload, args.policy)}
@@ -182,7 +182,7 @@ def _simulate_columns(args: argparse.Namespace, workload: ColumnWorkload) -> int
     else:
         jobs = workload.jobs()
         with _progress(len(jobs)) as tick:
-            if tick is not None and getattr(policy, "simulate_whole", None) is None:
+            if tick is not None and getattr(policy, "simulate_compiled", None) is None:
                 policy = _ProgressPolicy(policy, tick)
             schedule = simulate(jobs, machine, policy)
         start, end = np.array(schedule.start), np.array(schedule.end)

@@ -838,17 +838,24 @@ def simulate(
     ``stop_when_started``: positions in ``jobs``; stop once all of them started
     (the GOAL paper's monthly evaluation reads only those jobs).
 
-    A policy with a ``simulate_whole(jobs)`` method may run the whole simulation itself
-    (a compiled loop giving the engine's schedule, tested equal); it returns None for a
-    run it does not model, which then goes through the engine.
+    A policy whose settings say ``compiled`` runs on the compiled engine
+    (``schedsim.kernel``) through its ``simulate_compiled(jobs, load_model)``, which gives
+    this engine's schedule (``tests/test_compiled_conformance.py``) or None for a run the
+    compiled path does not model (elastic commands and stop conditions never are); the
+    engine runs the others. A policy's ``statistics()``, when it has one, is kept in the
+    schedule's ``statistics``.
     """
-    whole = getattr(policy, "simulate_whole", None)
-    if (whole is not None and not changes and load_model is None
-            and stop_when_started is None):
-        schedule = whole(jobs)
+    compiled = getattr(policy, "simulate_compiled", None)
+    if (compiled is not None and getattr(getattr(policy, "settings", None), "compiled", False)
+            and not changes and stop_when_started is None):
+        schedule = compiled(jobs, load_model)
         if schedule is not None:
             if check:
                 validate_schedule(schedule)
             return schedule
     engine = Engine(machine, policy, check=check, load_model=load_model)
-    return engine.run(jobs, changes, stop_when_started=stop_when_started)
+    schedule = engine.run(jobs, changes, stop_when_started=stop_when_started)
+    statistics = getattr(policy, "statistics", None)
+    if statistics is not None:
+        schedule.statistics = statistics()
+    return schedule

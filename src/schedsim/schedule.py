@@ -44,6 +44,8 @@ class Schedule:
         split: per job index, only for jobs that were ever suspended, every
             segment as ``(start, end, processors)``; see :meth:`segments`.
         stopped_at: the time at which a stop condition ended the run, else None.
+        statistics: what the policy counted over the run (its ``statistics()``, or a
+            compiled run's counts), e.g. the slack policies' fairness counts.
     """
 
     machine: Machine
@@ -55,6 +57,7 @@ class Schedule:
     processors: dict[int, tuple[int, ...]] = field(default_factory=dict)
     split: dict[int, list[tuple[float, float, tuple[int, ...]]]] = field(default_factory=dict)
     stopped_at: float | None = None
+    statistics: dict[str, float] = field(default_factory=dict)
 
     def segments(self, index: int) -> list[Segment]:
         """Run segments ``(start, end)`` of job ``index``, in time order.

@@ -53,8 +53,8 @@ shell.prefix(
 # Code versions (params of the rules, so that a change of meaning reruns what
 # depends on it): each rule depends on the syntax trees, docstrings removed, of
 # the modules its entry points import (provenance.code_version). A simulation's
-# entry points are its policy's module, its workload model's module and the point
-# runner; a workload batch's, its model's module and the batch writer
+# entry points are its policy's module, its workload model's module, the point
+# runner and its family's measuring module; a workload batch's, its model's module and the batch writer
 # (experiments.generate); a target's stages, the experiments command and the
 # target's family module.
 @functools.cache
@@ -160,7 +160,8 @@ def point_same_as(wildcards):
 
 def point_code(wildcards):
     point = point_entry(wildcards)
-    roots = [provenance.policy_module(point.policy), "schedsim.experiments.run"]
+    roots = [provenance.policy_module(point.policy), "schedsim.experiments.run",
+             point.measure]
     if point.model != "trace":
         roots.append(provenance.model_module(point.model))
     return code_of(*roots)

@@ -25,7 +25,7 @@ from schedsim.experiments.spec import MachineSpec
 
 PACKAGE = "schedsim.experiments.families"
 # Summary metrics of one run, under the names used in run files and tables
-# (schedsim.experiments.run.simulate_once).
+# (schedsim.experiments.measure.common_metrics).
 METRICS = ("ATT", "AWT", "ART", "BSLD", "max_wait", "utilization", "makespan")
 
 
@@ -50,6 +50,9 @@ class Family:
             not take the parameter), e.g. the LOS family's ``c_s``.
         workload_info: record the workload file's offered load (and its header's
             ``Barr``) in every row.
+        measure: the module that runs and measures the family's simulations
+            (``schedsim.experiments.measure``: its ``MEASURE``), kept apart from the
+            claims and figures so that editing those reruns no simulation.
     """
 
     name = ""
@@ -58,6 +61,7 @@ class Family:
     metrics: tuple[str, ...] = METRICS
     param_columns: tuple[str, ...] = ()
     workload_info = False
+    measure = "schedsim.experiments.measure"
 
     def machine(self, section: Mapping[str, Any]) -> MachineSpec:
         """The machine description of the section (``machine:``)."""
@@ -67,11 +71,6 @@ class Family:
                  panel: str) -> list[Variant]:
         """The variants for the axis ``values`` of a target or panel (value or list each)."""
         raise NotImplementedError
-
-    def run_metrics(self, schedule: Any, policy: Any) -> dict[str, float]:
-        """Metrics of one simulation beyond the common ones (``simulate_once``), from its
-        schedule and the policy object after the run; none by default."""
-        return {}
 
     def workload(self, section: Mapping[str, Any], variant: Variant) -> dict[str, Any]:
         """What ``schedsim generate`` needs for one variant: model, jobs, params (sorted)."""

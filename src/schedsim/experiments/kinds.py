@@ -269,7 +269,7 @@ class Sweep:
                 variant_column=ctx.family.variant_column, labels=dict(variant.labels),
                 fixed=dict((ctx.section.get("policy_params") or {}).get(policy, {})),
                 params=params, chosen=chosen, inner=inner, columns=columns,
-                batches=batch_shape(ctx.section), **common))
+                batches=batch_shape(ctx.section), measure=ctx.family.measure, **common))
         return points
 
     def _workload_fields(self, ctx: Context, raw: Mapping[str, Any],

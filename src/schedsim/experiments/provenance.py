@@ -19,8 +19,7 @@ from pathlib import Path
 
 from schedsim import __version__
 from schedsim.experiments.spec import canonical_json
-
-PACKAGE_DIR = Path(__file__).resolve().parents[1]
+from schedsim.sources import PACKAGE_DIR, module_path
 
 
 @functools.lru_cache(maxsize=1024)
@@ -55,16 +54,6 @@ def hash_modules(root: Path, files: Iterable[Path]) -> str:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(meaning(path).encode() + b"\0")
     return digest.hexdigest()[:16]
-
-
-def module_path(root: Path, module: str) -> Path | None:
-    """The file of ``schedsim.<...>`` module ``module`` under the package dir ``root``."""
-    parts = module.split(".")[1:]
-    for candidate in (root.joinpath(*parts).with_suffix(".py"),
-                      root.joinpath(*parts, "__init__.py")):
-        if parts and candidate.is_file():
-            return candidate
-    return root / "__init__.py" if not parts else None
 
 
 def imported_modules(path: Path, package: str) -> set[str]:

@@ -3,7 +3,9 @@
 The machine comes from the point's machine description (size, unit, partitions,
 speeds, background-load model); a workload file that says otherwise (a CWF
 ``AllocationUnit`` different from the machine's unit) is an error. Parameters a
-point takes from another target (``chosen``) are read from their files first.
+point takes from another target (``chosen``) are read from their files first. How each
+simulation runs and what its row holds is the point's measure's
+(``schedsim.experiments.measure``, named by the family): the runner knows no family.
 """
 
 from __future__ import annotations
@@ -13,27 +15,15 @@ import itertools
 import json
 import math
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from schedsim.errors import InputError
-from schedsim.experiments.family import find_family
+from schedsim.experiments.measure import MEASURE, Measure, SeedWorkload, find_measure
 from schedsim.experiments.spec import MachineSpec, PointSpec
-from schedsim.jobs import Job, RuntimeChange
 from schedsim.machine import Machine
-
-
-@dataclass
-class SeedWorkload:
-    """One seed's input of a point: jobs, elastic commands, and what rows record of it."""
-
-    jobs: list[Job]
-    changes: list[RuntimeChange] = field(default_factory=list)
-    info: dict[str, float] = field(default_factory=dict)
-    measured: tuple[int, ...] | None = None  # positions of the measured jobs (a month)
 
 
 def build_machine(spec: MachineSpec) -> Machine:
@@ -58,7 +48,7 @@ def file_workload(spec: PointSpec, path: str) -> SeedWorkload:
     window are measured, and the run stops once they have all started.
     """
     from schedsim.workloads.load import load_workload
-    from schedsim.workloads.months import measured_window
+    from schedsim.workloads.months import measured_window, month_info
 
     loaded = load_workload(path, procs=spec.machine.procs, records=False)
     if loaded.machine.unit not in (1, spec.machine.unit):
@@ -81,24 +71,6 @@ def file_workload(spec: PointSpec, path: str) -> SeedWorkload:
     return SeedWorkload(loaded.jobs, loaded.changes,
                         {**info, **month_info(loaded.jobs, measured, window, spec.machine.procs)},
                         measured)
-
-
-def month_info(jobs: Sequence[Job], measured: Sequence[int], window: tuple[float, float],
-               nodes: int) -> dict[str, float]:
-    """What a month's rows record of its workload: jobs, demand and job size (GOAL Table 1).
-
-    ``demand`` is the measured jobs' node-seconds over the machine's node-seconds in
-    the month; ``job_nodehours_*`` the mean, median and maximum node-hours per job.
-    """
-    import numpy as np
-
-    sizes = np.array([jobs[i].procs * jobs[i].runtime / 3600.0 for i in measured])
-    span = window[1] - window[0]
-    return {"month_jobs": float(len(measured)),
-            "demand": float(sizes.sum() * 3600.0 / (nodes * span)) if span > 0 else math.nan,
-            "job_nodehours_mean": float(sizes.mean()) if len(sizes) else math.nan,
-            "job_nodehours_median": float(np.median(sizes)) if len(sizes) else math.nan,
-            "job_nodehours_max": float(sizes.max()) if len(sizes) else math.nan}
 
 
 def trace_workloads(spec: PointSpec) -> dict[int, SeedWorkload]:
@@ -136,152 +108,29 @@ def read_chosen(chosen: Mapping[str, str]) -> dict[str, Any]:
 
 def simulate_once(workload: SeedWorkload, machine: Machine, policy: str,
                   params: Mapping[str, Any], load: Any = None,
-                  extra: Callable[[Any, Any], dict[str, float]] | None = None
-                  ) -> dict[str, float]:
-    """One simulation -> the summary metrics under the names used in tables.
-
-    ``slowdown`` is the LOS paper's (mean wait + mean run) / mean run of the run;
-    ``extra(schedule, policy)`` adds a family's own metrics (``Family.run_metrics``).
-    """
-    from schedsim.engine import simulate
-    from schedsim.metrics import summarize
+                  measure: Measure = MEASURE) -> dict[str, float]:
+    """One simulation -> the row's metrics, run and measured by ``measure``."""
     from schedsim.policies.registry import make_policy
 
-    if workload.measured is not None:
-        return simulate_month(workload, machine, make_policy(policy, params, machine))
     made = make_policy(policy, params, machine)
-    schedule = simulate(workload.jobs, machine, made, workload.changes, load_model=load)
-    summary = summarize(schedule)
-    return {"jobs": summary.jobs, "ATT": summary.mean_response, "AWT": summary.mean_wait,
-            "ART": summary.mean_runtime, "BSLD": summary.mean_bounded_slowdown,
-            "max_wait": summary.max_wait, "utilization": summary.utilization,
-            "makespan": summary.makespan, "slowdown": summary.slowdown_of_means,
-            **dedicated_timeliness(schedule),
-            "elastic_running_share": elastic_running_share(schedule, workload.changes),
-            **(extra(schedule, made) if extra is not None else {})}
-
-
-def simulate_month(workload: SeedWorkload, machine: Machine, policy: Any) -> dict[str, float]:
-    """The month protocol (GOAL paper, sec. 3.3): run until every measured job has
-    started, then the monthly metrics over the measured jobs
-    (:func:`schedsim.workloads.months.month_metrics`), under the table names
-    (``AWT``, ``BSLD``, ``max_wait``, ``long_waits``, ``p1_jobs`` ...), plus the
-    policy's search statistics when it keeps them (``search_*``)."""
-    from schedsim.engine import simulate
-    from schedsim.workloads.months import month_metrics
-
-    assert workload.measured is not None
-    schedule = simulate(workload.jobs, machine, policy, stop_when_started=workload.measured)
-    runtime = [job.runtime for job in schedule.jobs]
-    metrics = month_metrics([job.submit for job in schedule.jobs], schedule.start, runtime,
-                            schedule.procs, schedule.partition, workload.measured,
-                            len(machine.partitions))
-    metrics["AWT"] = metrics.pop("mean_wait")
-    metrics["BSLD"] = metrics.pop("mean_bsld")
-    stats = getattr(policy, "search_statistics", None)
-    return {**metrics, **({f"search_{k}": v for k, v in stats().items()} if stats else {})}
-
-
-def dedicated_timeliness(schedule: Any) -> dict[str, float]:
-    """Share of dedicated jobs started at their requested time, and their mean lateness.
-
-    A dedicated job is on time when it starts within 1 s of its ``requested_start``
-    (it may not start earlier); lateness is ``start - requested_start`` in seconds.
-    NaN for both when the workload has no dedicated job.
-    """
-    late = [start - job.requested_start for job, start in zip(schedule.jobs, schedule.start,
-                                                              strict=True)
-            if job.requested_start is not None]
-    if not late:
-        return {"dedicated_on_time": math.nan, "dedicated_lateness": math.nan}
-    return {"dedicated_on_time": sum(1 for x in late if x <= ON_TIME_SLACK) / len(late),
-            "dedicated_lateness": math.fsum(late) / len(late)}
-
-
-ON_TIME_SLACK = 1.0  # seconds
-
-
-def elastic_running_share(schedule: Any, changes: Sequence[RuntimeChange]) -> float:
-    """Share of elastic commands issued while their job was running (NaN: no command).
-
-    The others reach a job that is still waiting (or already done, or not yet arrived).
-    """
-    if not changes:
-        return math.nan
-    index = {job.id: i for i, job in enumerate(schedule.jobs)}
-    running = 0
-    for command in changes:
-        i = index.get(command.job_id)
-        if i is not None and schedule.start[i] <= command.time < schedule.end[i]:
-            running += 1
-    return running / len(changes)
+    return measure.metrics(measure.simulate(workload, machine, made, load), workload)
 
 
 def simulate_batches(workload: SeedWorkload, machine: Machine, policy: str,
-                     params: Mapping[str, Any], load: Any,
-                     batches: Sequence[int]) -> list[dict[str, float]]:
-    """One long simulation cut into batches of jobs in arrival order (batch means, the
-    IHAP paper's 31 batches of 7000 jobs, the first discarded): the metrics of each kept
-    batch, with its number under ``batch``.
-
-    ``power`` is the mean computing power a job received over its run (work / run time
-    in BPUs; processors for a job without work); ``MRT`` the mean response time. Every
-    row also carries the whole run's utilization in processors (busy processor-seconds
-    over processors x span) and in computing power (work done over the machine's BPUs x
-    span).
-    """
-    import numpy as np
-
-    from schedsim.engine import simulate
-    from schedsim.metrics import job_table
+                     params: Mapping[str, Any], load: Any, batches: Sequence[int],
+                     measure: Measure) -> list[dict[str, float]]:
+    """One long simulation cut into batches of jobs in arrival order (batch means): the
+    rows of the kept batches, each with its number under ``batch``, as ``measure``
+    measures them."""
     from schedsim.policies.registry import make_policy
 
-    count, size, discard = batches
-    jobs = workload.jobs
-    if len(jobs) < count * size:
+    count, size, _ = batches
+    if len(workload.jobs) < count * size:
         raise InputError(f"batch means need {count} x {size} jobs; the workload has "
-                         f"{len(jobs)}")
+                         f"{len(workload.jobs)}")
     made = make_policy(policy, params, machine)
-    if _compiled_adaptive(made, load, workload):
-        from schedsim.policies.adaptive_kernel import simulate_adaptive
-
-        start, end, procs = simulate_adaptive(jobs, machine, made, load)
-        runtime = end - start
-    else:
-        schedule = simulate(jobs, machine, made, workload.changes, load_model=load)
-        table = job_table(schedule)
-        start, end, procs, runtime = (table[name] for name in ("start", "end", "procs",
-                                                               "runtime"))
-    submit = np.array([job.submit for job in jobs], dtype=float)
-    wait = start - submit
-    response = end - submit
-    order = np.lexsort((np.arange(len(jobs)), submit))
-    work = np.array([job.work if job.work is not None else job.runtime * job.procs
-                     for job in jobs], dtype=float)
-    power = work / np.maximum(runtime, 1e-12)
-    span = float(np.nanmax(end) - submit.min())
-    speeds = machine.speeds or (1.0,) * machine.procs
-    utilization = {"util_procs": float((runtime * procs).sum()) / (machine.procs * span),
-                   "util_power": float(work.sum()) / (sum(speeds) * span)}
-    rows = []
-    for batch in range(discard, count):
-        part = order[batch * size:(batch + 1) * size]
-        rows.append({"batch": float(batch + 1), "MRT": float(response[part].mean()),
-                     "AWT": float(wait[part].mean()),
-                     "max_wait": float(wait[part].max()),
-                     "power": float(power[part].mean()),
-                     "procs_per_job": float(procs[part].mean()), **utilization})
-    return rows
-
-
-def _compiled_adaptive(policy: Any, load: Any, workload: SeedWorkload) -> bool:
-    """Whether the run can go through the compiled MAP/HAP/IHAP kernel (the same
-    schedule as the engine's: tests/test_adaptive_kernel.py)."""
-    from schedsim.loadmodel import UniformLoads
-    from schedsim.policies.adaptive import AdaptivePolicy
-
-    return (isinstance(policy, AdaptivePolicy) and isinstance(load, UniformLoads)
-            and not workload.changes and all(job.work is not None for job in workload.jobs))
+    schedule = measure.simulate(workload, machine, made, load)
+    return measure.batch_rows(schedule, workload, machine, batches)
 
 
 def run_point(spec: PointSpec) -> list[dict[str, Any]]:
@@ -293,14 +142,13 @@ def run_point(spec: PointSpec) -> list[dict[str, Any]]:
 
     chosen = read_chosen(spec.chosen)
     machine = build_machine(spec.machine)
-    family = find_family(spec.family)
-    extra = family.run_metrics if family is not None else None
+    measure = find_measure(spec.measure)
     rows = []
     for seed, workload in point_workloads(spec).items():
         for combo in itertools.product(*spec.inner.values()):
             swept = {**spec.params, **chosen, **dict(zip(spec.inner, combo, strict=True))}
             metrics = simulate_once(workload, machine, spec.policy, {**spec.fixed, **swept},
-                                    load_model(spec.machine, seed), extra)
+                                    load_model(spec.machine, seed), measure)
             rows.append({**row_header(spec, seed, swept), **workload.info, **metrics})
     return rows
 
@@ -317,7 +165,8 @@ def run_batched_point(spec: PointSpec) -> list[dict[str, Any]]:
     swept = {**spec.params, **chosen}
     rows = []
     for batch in simulate_batches(workload, machine, spec.policy, {**spec.fixed, **swept},
-                                  load_model(spec.machine, seed), spec.batches):
+                                  load_model(spec.machine, seed), spec.batches,
+                                  find_measure(spec.measure)):
         number = int(batch.pop("batch"))
         rows.append({"target": spec.target, "policy": spec.policy, "point": spec.point,
                      spec.variant_column: spec.variant, **spec.labels, **always, **swept,

@@ -122,6 +122,7 @@ class PointSpec:
     columns: tuple[str, ...] = ()
     workload_info: bool = False
     batches: tuple[int, ...] = ()  # (count, size, discard): batch means, one seed
+    measure: str = "schedsim.experiments.measure"  # the family's measuring module
 
     @property
     def run_path(self) -> str:

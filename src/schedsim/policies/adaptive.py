@@ -25,11 +25,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from schedsim.engine import Decision, EngineView, Start
+from schedsim.jobs import Job
+from schedsim.kernel.whole import Outcome, job_columns, schedule_of
 from schedsim.machine import Machine
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.registry import register_policy, setting
+from schedsim.schedule import Schedule
+
+if TYPE_CHECKING:
+    from schedsim.loadmodel import UniformLoads
 
 FCFS, FPFS = "fcfs", "fpfs"
 AS_PRINTED, NEAREST = "as_printed", "nearest"
@@ -54,12 +63,17 @@ class AdaptiveSettings:
     selection: str = setting("", "fcfs: stop at the first job that does not fit; fpfs: pass "
                              "it over (empty: the policy's own, FCFS for MAP and HAP, FPFS "
                              "for IHAP)", choices=("", FCFS, FPFS))
+    compiled: bool = setting(True, "run the compiled path where it models the run (jobs with "
+                             "work on one partition, under uniform background loads or "
+                             "none); false: the Python policy in the engine, the same "
+                             "schedule, slower")
 
 
 class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
     """The common sizing, fit and allocation rule; subclasses set the weights."""
 
     selection = FCFS
+    kind = "MAP"  # the weights and N of the compiled path (KINDS)
 
     def __init__(self, settings: AdaptiveSettings, machine: Machine) -> None:
         super().__init__(settings, machine)
@@ -118,6 +132,36 @@ class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
                 return tuple(chosen)
         return ()
 
+    def simulate_compiled(self, jobs: Sequence[Job], load_model: object = None
+                          ) -> Schedule | None:
+        """The whole run on the compiled engine (``policies.compiled.adaptive``: the
+        engine's schedule, ``tests/test_compiled_conformance.py``), or None where it does not
+        model the run: jobs without work, several partitions, a load model other than
+        :class:`~schedsim.loadmodel.UniformLoads` (whose generator the run consumes as
+        the engine would)."""
+        from schedsim.loadmodel import UniformLoads
+
+        machine = self.machine
+        if (self.queue or len(machine.partitions) > 1 or not jobs
+                or any(job.work is None or job.procs < 1 for job in jobs)
+                or not (load_model is None or isinstance(load_model, UniformLoads))):
+            return None
+        from schedsim.policies.compiled import adaptive
+
+        jobs = list(jobs)
+        cols = job_columns(jobs, machine.unit)
+        pmax = np.array([jobs[i].procs for i in cols.order.tolist()], np.int64)
+        speed = np.array(machine.speeds or (1.0,) * machine.procs, np.float64)
+        loads = (draw_loads(load_model, 2 * len(jobs) + 1, machine.procs)
+                 if load_model is not None else np.zeros((0, machine.procs), np.int8))
+        constants = adaptive.AdaptiveConstants(
+            KINDS[self.kind], self.settings.capacity == NOMINAL, self.order == FPFS,
+            self.settings.rounding == NEAREST, self.f.numerator, self.f.denominator,
+            self.settings.sized_job_waits, self.scale)
+        found, _ = adaptive.adaptive_run(cols.submit, cols.work, pmax, speed,
+                                         np.array(self.speeds, np.int64), loads, constants)
+        return schedule_of(Outcome.of(found), cols, machine, jobs)
+
     def schedule(self, view: EngineView) -> list[Decision]:
         weights, numerator = self._weighed(view.loads)
         idle = set(view.free_processors())
@@ -170,6 +214,8 @@ class MAP(AdaptivePolicy):
 class HAP(AdaptivePolicy):
     """Heterogeneous adaptive policy (eq. 5): BPUs, FCFS."""
 
+    kind = "HAP"
+
     def weights(self, percents: Sequence[int]) -> list[int]:
         if self.settings.capacity == NOMINAL:
             return [b * PERCENT for b in self.speeds]
@@ -184,12 +230,31 @@ class IHAP(AdaptivePolicy):
     fit-processors-first-served."""
 
     selection = FPFS
+    kind = "IHAP"
 
     def weights(self, percents: Sequence[int]) -> list[int]:
         return [b * (PERCENT - u) for b, u in zip(self.speeds, percents, strict=True)]
 
     def numerator(self, percents: Sequence[int]) -> Fraction:
         return Fraction(sum(self.weights(percents)), self.unit())
+
+
+KINDS = {"MAP": 0, "HAP": 1, "IHAP": 2}  # policies.compiled.adaptive: MAP/HAP/IHAP_KIND
+_ROWS_PER_DRAW = 8192
+
+
+def draw_loads(load: UniformLoads, rows: int, procs: int) -> np.ndarray:
+    """``rows`` successive redraws of ``load`` as integer percents (the same stream as
+    ``rows`` calls of its ``redraw``)."""
+    background = load.background
+    levels = len(background.grid)
+    step = round(background.grid[1] * PERCENT) if levels > 1 else 0
+    out = np.empty((rows, procs), dtype=np.int8)
+    for first in range(0, rows, _ROWS_PER_DRAW):
+        count = min(_ROWS_PER_DRAW, rows - first)
+        picks = background.rng.integers(0, levels, size=(count, procs))
+        out[first:first + count] = picks * step
+    return out
 
 
 def _speed_scale(speeds: Sequence[float]) -> int:

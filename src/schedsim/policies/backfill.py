@@ -19,11 +19,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from schedsim.engine import Decision, EngineView, RunningJob, Start, WakeUp
-from schedsim.jobs import BATCH, Job
+from schedsim.jobs import Job
+from schedsim.kernel.whole import (
+    Columns,
+    Outcome,
+    check,
+    columns,
+    in_workload_order,
+    job_columns,
+    models_rigid,
+    schedule_of,
+)
 from schedsim.machine import Machine
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
-from schedsim.policies.registry import NoSettings, register_policy
+from schedsim.policies.registry import register_policy, setting
 from schedsim.schedule import Schedule
 
 
@@ -53,40 +63,32 @@ def shadow_and_extra(
     raise ValueError(f"a job of {needed} processors can never fit ({available} in all)")
 
 
-class FCFS(QueuePolicy[NoSettings]):
-    """First come, first served: start queue heads while they fit; never skip the head."""
+@dataclass(frozen=True)
+class CompiledSettings:
+    """Settings of a policy with a compiled path and no parameters of its own."""
 
-    whole_run = True  # False: the engine calls ``schedule`` (tests compare both)
+    compiled: bool = setting(True, "run the compiled path where it models the run (rigid "
+                             "batch jobs on processors of speed 1); false: the Python "
+                             "policy in the engine, the same schedule, slower")
+
+
+class FCFS(QueuePolicy[CompiledSettings]):
+    """First come, first served: start queue heads while they fit; never skip the head."""
 
     def size(self, job: Job) -> int:
         return self.machine.round_up(job.procs)
 
-    def simulate_whole(self, jobs: Sequence[Job]) -> Schedule | None:
+    def simulate_compiled(self, jobs: Sequence[Job], load_model: object = None
+                          ) -> Schedule | None:
         """FCFS, EASY and conservative themselves (not a subclass) on rigid batch jobs in
-        one partition:
-        the whole run compiled (``backfill_whole``, the engine's schedule, tested equal);
-        None otherwise (the engine runs it)."""
-        if type(self) not in _COMPILED or not self.whole_run or self.queue:
+        one partition of processors of speed 1: the whole run on the compiled engine (the
+        engine's schedule, ``tests/test_compiled_conformance.py``); None otherwise."""
+        if (type(self) not in _COMPILED or self.queue or load_model is not None
+                or len(self.machine.partitions) > 1 or not models_rigid(jobs, self.machine)):
             return None
-        machine = self.machine
-        capacity = machine.partitions[0]
-        if len(machine.partitions) > 1 or machine.speeds or not jobs or not all(
-                job.speedup is None and job.work is None and job.kind == BATCH
-                and 0 < self.size(job) <= capacity for job in jobs):
-            return None
-        columns = self.simulate_columns(
-            np.array([job.submit for job in jobs], np.float64),
-            np.array([job.runtime for job in jobs], np.float64),
-            np.array([job.estimate for job in jobs], np.float64),
-            np.array([job.procs for job in jobs], np.int64))
-        if columns is None:
-            return None
-        start, end, size = columns
         jobs = list(jobs)
-        for index, job in enumerate(jobs):
-            job.index = index
-        return Schedule(machine, jobs, start.tolist(), end.tolist(), size.tolist(),
-                        [0] * len(jobs))
+        cols = job_columns(jobs, self.machine.unit)
+        return schedule_of(self._run(cols), cols, self.machine, jobs)
 
     def simulate_columns(self, submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray,
                          procs: np.ndarray
@@ -94,18 +96,29 @@ class FCFS(QueuePolicy[NoSettings]):
         """The whole run of rigid jobs given as columns (workload order): start, end and
         processors of each; None where the compiled run does not model it."""
         machine = self.machine
-        if type(self) not in _COMPILED or not self.whole_run or self.queue:
-            return None
-        if len(machine.partitions) > 1 or machine.speeds:
+        if (type(self) not in _COMPILED or self.queue or not self.settings.compiled
+                or len(machine.partitions) > 1 or machine.speeds):
             return None
         size = -(-procs // machine.unit) * machine.unit
         if size.size == 0 or size.min() <= 0 or size.max() > machine.partitions[0]:
             return None
-        from schedsim.policies.backfill_whole import run_columns
+        cols = columns(submit, runtime, estimate, procs, machine.unit)
+        outcome = self._run(cols)
+        check(outcome, cols.order.tolist())
+        return (in_workload_order(outcome.start, cols), in_workload_order(outcome.end, cols),
+                size)
 
-        start, end = run_columns(submit, runtime, estimate, size, machine.partitions[0],
-                                 _COMPILED[type(self)])
-        return start, end, size
+    def _run(self, cols: Columns) -> Outcome:
+        from schedsim.policies.compiled import backfill
+
+        capacity = self.machine.partitions[0]
+        if _COMPILED[type(self)] == "conservative":
+            found = backfill.conservative_run(cols.submit, cols.runtime, cols.estimate,
+                                              cols.size, capacity)
+        else:
+            found = backfill.fcfs_easy_run(cols.submit, cols.runtime, cols.estimate,
+                                           cols.size, capacity, type(self) is EASY)
+        return Outcome.of(found)
 
     def schedule(self, view: EngineView) -> list[Decision]:
         decisions: list[Decision] = []
@@ -134,7 +147,8 @@ class FCFS(QueuePolicy[NoSettings]):
         """FCFS never backfills."""
 
 
-register_policy("fcfs", "backfill", "First come, first served, no backfilling")(FCFS)
+register_policy("fcfs", "backfill", "First come, first served, no backfilling",
+                CompiledSettings)(FCFS)
 
 
 @dataclass(slots=True)
@@ -208,7 +222,8 @@ def _just_started(decisions: list[Decision], now: float) -> list[RunningJob]:
 
 
 register_policy("easy", "backfill", "EASY (aggressive) backfilling: the head job holds "
-                "a reservation; others backfill if they do not delay it")(EASY)
+                "a reservation; others backfill if they do not delay it",
+                CompiledSettings)(EASY)
 
 
 class Conservative(FCFS):
@@ -225,7 +240,7 @@ class Conservative(FCFS):
     at the earliest reservation.
     """
 
-    def __init__(self, settings: NoSettings, machine: Machine) -> None:
+    def __init__(self, settings: CompiledSettings, machine: Machine) -> None:
         super().__init__(settings, machine)
         self.reserved: dict[int, float] = {}
         self.expected_end: dict[int, float] = {}
@@ -313,7 +328,8 @@ class Conservative(FCFS):
 
 
 register_policy("conservative", "backfill", "Conservative backfilling: every job holds a "
-                "reservation; backfilling never delays any of them")(Conservative)
+                "reservation; backfilling never delays any of them",
+                CompiledSettings)(Conservative)
 
-# the policies whose whole run is compiled (``backfill_whole``), by kernel name
+# the policies whose whole run is compiled (``policies.compiled.backfill``), by kind
 _COMPILED: dict[type, str] = {FCFS: "fcfs", EASY: "easy", Conservative: "conservative"}

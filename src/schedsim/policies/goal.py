@@ -209,10 +209,9 @@ class GoalSettings:
                          "plan (fcfs_leaf), or `omega` (fixed)",
                          choices=("history", "fcfs_leaf", "fixed"))
     omega: float = setting(0.0, "the wait bound in seconds when bound is fixed", low=0.0)
-    search_engine: str = setting("compiled", "compiled: the numba kernel "
-                                 "(schedsim.policies.goal_kernel); python: the plain search "
-                                 "it is tested against (same plans)",
-                                 choices=("compiled", "python"))
+    compiled: bool = setting(True, "run the compiled search "
+                             "(schedsim.policies.compiled.goal); false: the plain Python "
+                             "search it is tested against (the same plans, slower)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,6 +433,41 @@ def _free_at(profile: Profile, time: float) -> int:
     return profile.free[max(0, bisect_right(profile.times, time) - 1)]
 
 
+def compiled_search(jobs: Sequence[SearchJob], profiles: Sequence[Profile],
+                    capacities: Sequence[int], now: float, omega: float,
+                    settings: GoalSettings,
+                    order: Sequence[int]) -> tuple[list[tuple[int, int, float]], int, int, bool]:
+    """The compiled search (``policies.compiled.goal``) on the Python search's inputs (jobs
+    in ``order``, the branching order): (placements as (job, partition, start) in plan
+    order, nodes, leaves, stopped)."""
+    import numpy as np
+
+    from schedsim.policies.compiled import goal
+
+    n = len(jobs)
+    sizes = np.array([jobs[j].size for j in order], dtype=np.int64)
+    runs = np.array([jobs[j].runtime for j in order], dtype=np.float64)
+    submits = np.array([jobs[j].submit for j in order], dtype=np.float64)
+    caps = np.array(capacities, dtype=np.int64)
+    width = max(len(p.times) for p in profiles) + 2 * n + 4
+    times = np.zeros((len(profiles), width))
+    free = np.zeros((len(profiles), width), dtype=np.int64)
+    length = np.zeros(len(profiles), dtype=np.int64)
+    for p, profile in enumerate(profiles):
+        count = len(profile.times)
+        times[p, :count] = profile.times
+        free[p, :count] = profile.free
+        length[p] = count
+    positions, parts, starts, nodes, leaves, stopped = goal.search_kernel(
+        sizes, runs, submits, caps, times, free, length, float(now), float(omega),
+        int(settings.node_limit), goal.IDEA2 if settings.tree == "idea2" else goal.IDEA1,
+        goal.BEST_FIT_FIRST if settings.idea1_order == "best_fit_first"
+        else goal.PARTITION_FIRST,
+        goal.HIERARCHICAL if settings.objective == "hierarchical" else goal.TRADEOFF, TAU)
+    plan = [(order[int(positions[i])], int(parts[i]), float(starts[i])) for i in range(n)]
+    return plan, int(nodes), int(leaves), bool(stopped)
+
+
 def partition_profiles(view: EngineView, capacities: Sequence[int]) -> list[Profile]:
     """One profile per partition: the running jobs hold their nodes until their
     estimated ends."""
@@ -469,7 +503,7 @@ class GoalOriented(QueuePolicy[GoalSettings]):
     def size(self, job: Job) -> int:
         return self.machine.round_up(job.procs)
 
-    def search_statistics(self) -> dict[str, float]:
+    def statistics(self) -> dict[str, float]:
         """Over the run: searches, mean placements per search, share cut by the limit."""
         return {"searches": float(self.searches),
                 "mean_nodes": self.nodes / self.searches if self.searches else 0.0,
@@ -482,9 +516,7 @@ class GoalOriented(QueuePolicy[GoalSettings]):
         jobs = [SearchJob(self.size(job), job.estimate, job.submit) for job in self.queue]
         search = Search(jobs, partition_profiles(view, self.capacities), self.capacities,
                         view.now, self.omega(view, jobs), self.settings)
-        if self.settings.search_engine == "compiled":
-            from schedsim.policies.goal_kernel import compiled_search
-
+        if self.settings.compiled:
             found, nodes, _, stopped = compiled_search(
                 jobs, search.profiles, self.capacities, view.now, search.omega,
                 self.settings, search.branching_order())

@@ -2,7 +2,7 @@
 
 Sources: the LOS paper (Kumar, Shae & Jamjoom, "Scheduling batch and
 heterogeneous jobs with runtime elasticity in a parallel processing
-environment"; seeds/003), sec. III-V and Algorithms 1-3, which builds on
+environment", IPDPSW 2012), sec. III-V and Algorithms 1-3, which builds on
 Shmueli & Feitelson's Lookahead Optimizing Scheduler (JSSPP 2003, JPDC 2005);
 docs/deviations-los.md Every decision on an open point is in
 docs/deviations-los.md.

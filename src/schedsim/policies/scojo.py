@@ -30,8 +30,8 @@ import numpy as np
 
 from schedsim.engine import Decision, EngineView, Resume, Start, Suspend, WakeUp
 from schedsim.jobs import Job
+from schedsim.kernel.whole import Outcome, job_columns, models_rigid, schedule_of
 from schedsim.machine import Machine
-from schedsim.policies import slack_kernel
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import register_policy, setting
@@ -39,7 +39,7 @@ from schedsim.policies.slack import (
     SlackSelector,
     SlackSettings,
     fairness_statistics,
-    whole_run_models,
+    selector_statistics,
 )
 from schedsim.schedule import Schedule
 
@@ -65,6 +65,9 @@ class ScojoSettings:
     nontype: str = setting(NONTYPE_ALL, "non-type backfilling: all (short jobs, suspended "
                            "and due jobs of other classes), short (waiting short jobs "
                            "only), none", choices=(NONTYPE_ALL, NONTYPE_SHORT, NONTYPE_NONE))
+    compiled: bool = setting(True, "run the compiled path where it models the run (rigid "
+                             "batch jobs on one partition of processors of speed 1); false: "
+                             "the Python policy in the engine, the same schedule, slower")
 
 
 @dataclass(frozen=True)
@@ -84,12 +87,9 @@ class Slice:
 class ScojoPECT(QueuePolicy[ScojoSettings]):
     """Scojo-PECT with conservative backfilling inside every class (module docstring)."""
 
-    def __init__(self, settings: ScojoSettings, machine: Machine,
-                 compiled: bool = True, whole_run: bool = True) -> None:
+    def __init__(self, settings: ScojoSettings, machine: Machine) -> None:
         super().__init__(settings, machine)
         self.capacity = machine.partitions[0]
-        self.compiled = compiled  # False: pure-Python placement (the tests' reference)
-        self.whole_run = whole_run and compiled  # False: the engine calls ``schedule``
         self.queues: list[list[Job]] = [[], [], []]  # the waiting jobs of each class
         self.queue_sizes: list[list[int]] = [[], [], []]  # and their sizes
         self.class_of: dict[int, int] = {}
@@ -103,29 +103,43 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         self.clock_at = 0.0
         self.wake_at = -math.inf
         # slack selection: one selector per class, in the class's own time
-        self.selectors = ([SlackSelector(settings, self.size, self.capacity, compiled)
+        self.selectors = ([SlackSelector(settings, self.size, self.capacity)
                            for _ in CLASS_NAMES]
                           if isinstance(settings, SlackSettings) else None)
 
     def size(self, job: Job) -> int:
         return self.machine.round_up(job.procs)
 
-    def simulate_whole(self, jobs: Sequence[Job]) -> Schedule | None:
-        """The whole run compiled (``slack_whole.scojo_run``: the engine's schedule, tested
-        equal), or None where it does not model the run (``slack.whole_run_models``)."""
-        if not self.whole_run or self.queue:
+    def simulate_compiled(self, jobs: Sequence[Job], load_model: object = None
+                          ) -> Schedule | None:
+        """The whole run on the compiled engine (``policies.compiled.scojo``: this policy's
+        schedule and statistics under the engine, ``tests/test_compiled_conformance.py``),
+        or None where it does not model the run: anything but rigid batch jobs on one
+        partition of processors of speed 1."""
+        if (self.queue or load_model is not None or len(self.machine.partitions) > 1
+                or not models_rigid(jobs, self.machine)):
             return None
-        if not whole_run_models(jobs, self.machine, self.size):
-            return None
-        from schedsim.policies.slack_whole import simulate_scojo
+        from schedsim.policies.compiled import scojo, slack
 
-        return simulate_scojo(jobs, self)
+        jobs = list(jobs)
+        cols = job_columns(jobs, self.machine.unit)
+        settings = self.settings
+        slack_selection = isinstance(settings, SlackSettings)
+        klass = np.array([self.klass(jobs[i]) for i in cols.order.tolist()], np.int64)
+        constants = (slack.slack_constants(settings) if slack_selection
+                     else slack.SlackConstants(1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1, False, False, 1))
+        found, fair, started, calls, nodes, hits = scojo.scojo_run(
+            cols.submit, cols.runtime, cols.estimate, cols.size, klass, self.capacity,
+            scojo.calendar(settings, slack_selection), constants)
+        statistics = (fairness_statistics(fair, started, int(calls.sum()), int(nodes.sum()),
+                                          int(hits.sum())) if slack_selection else {})
+        return schedule_of(Outcome.of(found), cols, self.machine, jobs, statistics)
 
-    def run_statistics(self) -> dict[str, float]:
+    def statistics(self) -> dict[str, float]:
         """With slack selection: fairness counts in class time and search effort."""
         if self.selectors is None:
             return {}
-        return fairness_statistics(self.selectors, self.started)
+        return selector_statistics(self.selectors, self.started)
 
     def klass(self, job: Job) -> int:
         known = self.class_of.get(job.index)
@@ -276,19 +290,9 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
             return self._place_class_conservatively(profile, c, clock)
         placement = self.selectors[c].select(clock, profile, free, mine)
         starts = [placement[job.index] for job in mine]
-        if not self.compiled:
-            for job, start in zip(mine, starts, strict=True):
-                profile.reserve(start, start + job.estimate, self.size(job))
-            return starts, lambda: profile
-        sizes = np.array(self.queue_sizes[c], np.int64)
-        estimates = np.array([job.estimate for job in mine], np.float64)
-
-        def placed() -> Profile:
-            done = slack_kernel.reserve_all(*slack_kernel.to_arrays(profile),
-                                            np.array(starts, np.float64), sizes, estimates)
-            return slack_kernel.from_arrays(*done)
-
-        return starts, placed
+        for job, start in zip(mine, starts, strict=True):
+            profile.reserve(start, start + job.estimate, self.size(job))
+        return starts, lambda: profile
 
     def _nontype(self, view: EngineView, piece: Slice, free: int,
                  placed: Callable[[], Profile], suspended: dict, started: set[int],
@@ -353,22 +357,10 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         their reservations (a slot never moves later; a job that left the queue out of
         turn, by non-type backfilling, frees its slot): their starts, and a function that
         gives the profile holding them all."""
-        jobs = self.queues[c]
-        previous = self.queue_slots[c]
-        if not self.compiled:
-            starts, placed = _compress(profile, jobs, self.queue_sizes[c], previous, clock)
-            self.queue_slots[c] = starts
-            return starts, lambda: placed
-        sizes = np.array(self.queue_sizes[c], np.int64)
-        estimates = np.array([job.estimate for job in jobs], np.float64)
-        arrays = slack_kernel.to_arrays(profile)
-        found, *done, fitted = slack_kernel.compress_queue(
-            *arrays, sizes, estimates, np.array(previous, np.float64), clock)
-        if not fitted:
-            found, *done = slack_kernel.place_queue(*arrays, sizes, estimates, clock)
-        starts = found.tolist()
+        starts, placed = _compress(profile, self.queues[c], self.queue_sizes[c],
+                                   self.queue_slots[c], clock)
         self.queue_slots[c] = starts
-        return starts, lambda: slack_kernel.from_arrays(*done)
+        return starts, lambda: placed
 
     def _own_jobs_profile(self, view: EngineView, c: int) -> Profile:
         """Class ``c``'s profile in its own time, holding its started jobs (running or
@@ -390,7 +382,8 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
 
 def _compress(profile: Profile, jobs: list[Job], sizes: list[int], previous: list[float],
               clock: float) -> tuple[list[float], Profile]:
-    """``slack_kernel.compress_queue`` on a ``Profile`` (the pure-Python reference)."""
+    """Conservative backfilling that keeps the reservations ``previous`` when they fit
+    (the compiled ``compress_queue`` and ``place_queue``, ``policies.compiled.slack``)."""
     work = profile.copy()
     previous = [math.nan if slot < clock else slot for slot in previous]  # NaN: none
     for job, size, slot in zip(jobs, sizes, previous, strict=True):

@@ -32,9 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from schedsim.engine import Decision, EngineView, Start, WakeUp
-from schedsim.jobs import BATCH, Job
+from schedsim.jobs import Job
+from schedsim.kernel.whole import Outcome, job_columns, models_rigid, schedule_of
 from schedsim.machine import Machine
-from schedsim.policies import slack_kernel
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import register_policy, setting
@@ -65,6 +65,9 @@ class SlackSettings:
                        "conservative slot", choices=(FST_FCFS, FST_CONSERVATIVE))
     max_nodes: int = setting(5000, "largest number of sets the branch and bound tries per "
                              "call (then it keeps the best found)", low=1)
+    compiled: bool = setting(True, "run the compiled path where it models the run (rigid "
+                             "batch jobs on one partition of processors of speed 1); false: "
+                             "the Python policy in the engine, the same schedule, slower")
 
 
 def slack_factor(t_wait: float, settings: SlackSettings) -> float:
@@ -84,37 +87,41 @@ def part_slack(waited: float, t_wait: float, settings: SlackSettings) -> float:
     return min(full, minimal + waited * (full - minimal) / t_wait)
 
 
-def fairness_statistics(selectors: list[SlackSelector],
-                        started: dict[int, float]) -> dict[str, float]:
+def fairness_statistics(fair: np.ndarray, started: np.ndarray, calls: int, nodes: int,
+                        bound_hits: int) -> dict[str, float]:
     """Sec. 5.4's counts over the jobs that started: unfair (AST after FST), preferential
     (AST before FST), the mean delay of the unfair and the mean advance of the
-    preferential jobs (s; AST and FST in the job's machine clock); and the branch and
-    bound's effort: sets tried per call and the calls ``max_nodes`` stopped."""
-    late, early = [], []
+    preferential jobs (s; per job, ``fair`` the FST and ``started`` the AST in the job's
+    machine clock, NaN where it has none); and the branch and bound's effort: sets tried
+    per call and the calls ``max_nodes`` stopped."""
+    known = ~(np.isnan(fair) | np.isnan(started))
+    delta = started[known] - fair[known]
+    late = delta[delta > FAIRNESS_TOLERANCE]
+    early = -delta[delta < -FAIRNESS_TOLERANCE]
+    return {"unfair": float(late.size), "preferential": float(early.size),
+            "unfair_mean_s": math.fsum(late.tolist()) / late.size if late.size else 0.0,
+            "preferential_mean_s": math.fsum(early.tolist()) / early.size if early.size
+            else 0.0,
+            "nodes_per_call": nodes / calls if calls else 0.0,
+            "bound_hits": float(bound_hits)}
+
+
+def selector_statistics(selectors: list[SlackSelector],
+                        started: dict[int, float]) -> dict[str, float]:
+    """:func:`fairness_statistics` of a run through the engine (``started``: each started
+    job's AST by index)."""
+    jobs = 1 + max((index for selector in selectors for index in selector.fair_start),
+                   default=-1)
+    fair = np.full(jobs, np.nan)
+    ast = np.full(jobs, np.nan)
     for selector in selectors:
-        for index, fair in selector.fair_start.items():
-            if index in started:
-                delta = started[index] - fair
-                if delta > FAIRNESS_TOLERANCE:
-                    late.append(delta)
-                elif delta < -FAIRNESS_TOLERANCE:
-                    early.append(-delta)
-    calls = sum(selector.calls for selector in selectors)
-    return {"unfair": float(len(late)), "preferential": float(len(early)),
-            "unfair_mean_s": math.fsum(late) / len(late) if late else 0.0,
-            "preferential_mean_s": math.fsum(early) / len(early) if early else 0.0,
-            "nodes_per_call": sum(s.nodes for s in selectors) / calls if calls else 0.0,
-            "bound_hits": float(sum(selector.bound_hits for selector in selectors))}
-
-
-def whole_run_models(jobs: Sequence[Job], machine: Machine, size: Callable[[Job], int]) -> bool:
-    """Whether a compiled whole run (``slack_whole``) models ``jobs`` on ``machine``: rigid
-    batch jobs, none wider than the machine, one partition, processors of speed 1."""
-    if len(machine.partitions) > 1 or machine.speeds or not jobs:
-        return False
-    capacity = machine.partitions[0]
-    return all(job.speedup is None and job.work is None and job.kind == BATCH
-               and 0 < size(job) <= capacity for job in jobs)
+        for index, value in selector.fair_start.items():
+            fair[index] = value
+    for index, value in started.items():
+        ast[index] = value
+    return fairness_statistics(fair, ast, sum(s.calls for s in selectors),
+                               sum(s.nodes for s in selectors),
+                               sum(s.bound_hits for s in selectors))
 
 
 FAIRNESS_TOLERANCE = 1e-6  # seconds: starts within this of the FST count as fair
@@ -137,51 +144,27 @@ class SlackSelector:
     machine uses real time; Scojo-PECT gives each job class one selector in class time."""
 
     def __init__(self, settings: SlackSettings, size: Callable[[Job], int],
-                 capacity: int, compiled: bool = True) -> None:
+                 capacity: int) -> None:
         self.settings = settings
         self.size = size
         self.capacity = capacity
-        self.compiled = compiled  # False: the pure-Python reference (tests compare both)
         self.fair_start: dict[int, float] = {}
         self.submitted: dict[int, float] = {}  # submission, in this machine's clock
         self.calls = 0
         self.nodes = 0
         self.bound_hits = 0  # calls in which max_nodes stopped the search
-        # per job index, for the compiled path: size, estimate, submission, FST, F_slack
-        self._table = np.zeros((5, 1024), np.float64)
 
     # -- fair start time (sec. 4.3.1) ---------------------------------------------------
     def admit(self, job: Job, base: Profile, earlier: list[Job], now: float) -> None:
         """Record ``job``'s fair start time: ``earlier`` (the waiting jobs before it) are
         placed conservatively on ``base`` (the running jobs), then the job."""
-        after_earlier = self.settings.fst == FST_FCFS
-        if self.compiled:
-            sizes, estimates = self._sizes_estimates(earlier)
-            fair = slack_kernel.fair_start(*slack_kernel.to_arrays(base), sizes, estimates,
-                                           now, self.size(job), job.estimate, after_earlier)
-        else:
-            profile = base.copy()
-            latest = now
-            for other in earlier:
-                latest = max(latest, self._place(profile, other, now))
-            not_before = latest if after_earlier else now
-            fair = profile.earliest(self.size(job), job.estimate, not_before)
-        self.fair_start[job.index] = fair
+        profile = base.copy()
+        latest = now
+        for other in earlier:
+            latest = max(latest, self._place(profile, other, now))
+        not_before = latest if self.settings.fst == FST_FCFS else now
+        self.fair_start[job.index] = profile.earliest(self.size(job), job.estimate, not_before)
         self.submitted[job.index] = now
-        self._record(job, now, fair)
-
-    def _record(self, job: Job, now: float, fair: float) -> None:
-        table = self._table
-        if job.index >= table.shape[1]:
-            grown = np.zeros((5, max(2 * table.shape[1], job.index + 1)), np.float64)
-            grown[:, :table.shape[1]] = table
-            self._table = table = grown
-        table[:, job.index] = (self.size(job), job.estimate, now, fair,
-                               slack_factor(fair - now, self.settings))
-
-    def _sizes_estimates(self, jobs: list[Job]) -> tuple[np.ndarray, np.ndarray]:
-        return (np.array([self.size(job) for job in jobs], np.int64),
-                np.array([job.estimate for job in jobs], np.float64))
 
     def bound(self, job: Job, now: float) -> float:
         """The latest start the slack allows ``job`` at ``now``."""
@@ -206,32 +189,12 @@ class SlackSelector:
         rest = waiting[first:]
         if not rest:
             return placement
-        if self.compiled:
-            placement.update(self._select_compiled(now, profile, free, rest))
-            return placement
         best = self.search(now, profile, free, rest)
         if best is not None:
             placement.update(best.placement)
         else:
             placement.update({job.index: self._place(profile, job, now) for job in rest})
         return placement
-
-    def _select_compiled(self, now: float, profile: Profile, free: int,
-                         rest: list[Job]) -> dict[int, float]:
-        indices = np.fromiter((job.index for job in rest), np.int64, len(rest))
-        sizes = self._table[0, indices].astype(np.int64)
-        estimates = self._table[1, indices]
-        times, free_steps, n = slack_kernel.to_arrays(profile)
-        table = self._table[:, indices]
-        found, starts, nodes, hit = slack_kernel.slack_search(
-            times, free_steps, n, now, self.capacity, free, sizes, table[1], table[2],
-            table[3], table[4], self.settings.slack_minimal, self.settings.lookahead,
-            self.settings.goal == G1, self.settings.max_nodes)
-        self.nodes += nodes
-        self.bound_hits += bool(hit)
-        if not found:
-            starts = slack_kernel.place_queue(times, free_steps, n, sizes, estimates, now)[0]
-        return dict(zip(indices.tolist(), starts.tolist(), strict=True))
 
     def search(self, now: float, profile: Profile, free: int,
                waiting: list[Job]) -> Choice | None:
@@ -308,29 +271,35 @@ class SlackSelector:
 class SlackBackfill(QueuePolicy[SlackSettings]):
     """Slack-based fair backfilling on a plain machine, in real time (module docstring)."""
 
-    def __init__(self, settings: SlackSettings, machine: Machine,
-                 whole_run: bool = True) -> None:
+    def __init__(self, settings: SlackSettings, machine: Machine) -> None:
         super().__init__(settings, machine)
         self.selector = SlackSelector(settings, self.size, machine.partitions[0])
         self.wake_at = -math.inf
         self.started: dict[int, float] = {}  # job index -> its start
-        self.whole_run = whole_run  # False: the engine calls ``schedule``
 
-    def simulate_whole(self, jobs: Sequence[Job]) -> Schedule | None:
-        """The whole run compiled (``slack_whole.plain_run``: the engine's schedule, tested
-        equal), or None where it does not model the run (as ``ScojoPECT.simulate_whole``)
-        or the selector is the pure-Python reference."""
-        if not (self.whole_run and self.selector.compiled) or self.queue:
+    def simulate_compiled(self, jobs: Sequence[Job], load_model: object = None
+                          ) -> Schedule | None:
+        """The whole run on the compiled engine (``policies.compiled.slack``: this
+        policy's schedule and statistics under the engine,
+        ``tests/test_compiled_conformance.py``), or None where it does not model the run:
+        anything but rigid batch jobs on one partition of processors of speed 1."""
+        if (self.queue or load_model is not None or len(self.machine.partitions) > 1
+                or not models_rigid(jobs, self.machine)):
             return None
-        if not whole_run_models(jobs, self.machine, self.size):
-            return None
-        from schedsim.policies.slack_whole import simulate_plain
+        from schedsim.policies.compiled import slack
 
-        return simulate_plain(jobs, self)
+        jobs = list(jobs)
+        cols = job_columns(jobs, self.machine.unit)
+        found, fair, calls, nodes, hits = slack.slack_plain_run(
+            cols.submit, cols.runtime, cols.estimate, cols.size, self.machine.partitions[0],
+            slack.slack_constants(self.settings))
+        outcome = Outcome.of(found)
+        statistics = fairness_statistics(fair, outcome.start, calls, nodes, hits)
+        return schedule_of(outcome, cols, self.machine, jobs, statistics)
 
-    def run_statistics(self) -> dict[str, float]:
+    def statistics(self) -> dict[str, float]:
         """Fairness counts and search effort of the run (``fairness_statistics``)."""
-        return fairness_statistics([self.selector], self.started)
+        return selector_statistics([self.selector], self.started)
 
     @property
     def fair_start(self) -> dict[int, float]:

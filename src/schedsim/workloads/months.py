@@ -275,3 +275,21 @@ register(WorkloadModel(
     file_format="swf",
     source="GOAL paper sec. 3.1 and 3.3",
 ))
+
+
+def month_info(jobs: Sequence[Job], measured: Sequence[int], window: tuple[float, float],
+               nodes: int) -> dict[str, float]:
+    """What a month's rows record of its workload: jobs, demand and job size (GOAL Table 1).
+
+    ``demand`` is the measured jobs' node-seconds over the machine's node-seconds in
+    the month; ``job_nodehours_*`` the mean, median and maximum node-hours per job.
+    """
+    import numpy as np
+
+    sizes = np.array([jobs[i].procs * jobs[i].runtime / 3600.0 for i in measured])
+    span = window[1] - window[0]
+    return {"month_jobs": float(len(measured)),
+            "demand": float(sizes.sum() * 3600.0 / (nodes * span)) if span > 0 else math.nan,
+            "job_nodehours_mean": float(sizes.mean()) if len(sizes) else math.nan,
+            "job_nodehours_median": float(np.median(sizes)) if len(sizes) else math.nan,
+            "job_nodehours_max": float(sizes.max()) if len(sizes) else math.nan}

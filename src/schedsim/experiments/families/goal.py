@@ -113,6 +113,7 @@ class GoalFamily(Family):
     name = FAMILY_NAME
     variant_column = "workload"
     metrics = METRICS
+    measure = "schedsim.experiments.families.goal_measure"
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:

@@ -61,6 +61,7 @@ class IhapFamily(Family):
     name = FAMILY_NAME
     variant_column = "workload"
     metrics = METRICS
+    measure = "schedsim.experiments.families.ihap_measure"
 
     def machine(self, section: Mapping[str, Any]) -> MachineSpec:
         given = MachineSpec.of(section["machine"])

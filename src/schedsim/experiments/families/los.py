@@ -90,6 +90,7 @@ class LosFamily(Family):
     variant_column = "workload"
     workload_ext = "cwf"
     metrics = METRICS
+    measure = "schedsim.experiments.families.los_measure"
     param_columns = ("c_s",)
     workload_info = True
 

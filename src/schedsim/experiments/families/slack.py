@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from schedsim.claims import claim
+from schedsim.experiments.families.slack_measure import CLASSES, TAUS
 from schedsim.experiments.family import Family, Variant
 from schedsim.experiments.kinds import SEEDS_SUFFIX, example_function
 from schedsim.experiments.spec import TargetSpec, fmt_value
@@ -55,9 +56,6 @@ F6, F9, F11, F15, T4, F17 = ("SLACK-F6", "SLACK-F9", "SLACK-F11", "SLACK-F15", "
                              "SLACK-F17")
 ORIGINAL, SLACK, PLAIN, PLAIN_SLACK = ("scojo-conservative", "scojo-slack", "conservative",
                                        "slack-backfill")
-CLASSES = ("long", "medium", "short", "all")
-TAUS = {"RR": 10.0, "RR60": 60.0}
-SHORT_LIMIT, MEDIUM_LIMIT = 600.0, 10_800.0  # the classes of Scojo-PECT (by estimate)
 METRICS = (*(f"{prefix}_{c}" for prefix in TAUS for c in CLASSES), "utilization", "AWT",
            "ATT", "unfair", "preferential", "unfair_mean_s", "preferential_mean_s",
            "nodes_per_call", "bound_hits")
@@ -72,6 +70,7 @@ class SlackFamily(Family):
     name = FAMILY_NAME
     variant_column = "workload"
     metrics = METRICS
+    measure = "schedsim.experiments.families.slack_measure"
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:
@@ -87,30 +86,8 @@ class SlackFamily(Family):
                                 "load_name": WORKLOAD_NAMES.get(value, "")}))
         return out
 
-    def run_metrics(self, schedule: Any, policy: Any) -> dict[str, float]:
-        return {**relative_responses(schedule),
-                **(policy.run_statistics() if hasattr(policy, "run_statistics") else {})}
-
 
 FAMILY = SlackFamily()
-
-
-def relative_responses(schedule: Any) -> dict[str, float]:
-    """Mean relative response time per class (by estimate) and over all jobs, for tau 10
-    and 60 s: response / max(time the job ran, tau) (thesis sec. 5.1)."""
-    from schedsim.metrics import job_table
-
-    table = job_table(schedule)
-    estimate = np.array([job.estimate for job in schedule.jobs], dtype=float)
-    classes = {"long": estimate >= MEDIUM_LIMIT,
-               "medium": (estimate >= SHORT_LIMIT) & (estimate < MEDIUM_LIMIT),
-               "short": estimate < SHORT_LIMIT, "all": np.ones(len(estimate), bool)}
-    out = {}
-    for prefix, tau in TAUS.items():
-        rr = table["response"] / np.maximum(table["runtime"], tau)
-        for name, mask in classes.items():
-            out[f"{prefix}_{name}"] = float(rr[mask].mean()) if mask.any() else math.nan
-    return out
 
 
 # ----------------------------------------------------------------------------- SLACK-F6

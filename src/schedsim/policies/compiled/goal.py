@@ -1,26 +1,20 @@
-"""The goal-oriented search (schedsim.policies.goal.Search) compiled with numba.
+"""The goal-oriented search (``schedsim.policies.goal.Search``) compiled.
 
 The same depth-bounded discrepancy search, node limit, placements and objective as
-the pure-Python ``Search``, written over arrays with an explicit stack so that numba
-can compile it; tests check that both return the same plan, placement for placement,
-and the same statistics. Compilation is cached on disk (numba's ``cache=True``), so
-it is paid once per machine.
+the pure-Python ``Search``, written over arrays with an explicit stack; tests check that
+both return the same plan, placement for placement, and the same statistics. It runs
+inside the Python engine, once per scheduling call (``GoalOriented.schedule``).
 
-Profiles: partition p's free nodes are ``free[p, i]`` during ``[times[p, i],
-times[p, i + 1])`` for i < ``length[p]``, the last step extending to infinity.
+Profiles: one per partition, row p of ``times`` and ``free`` with ``length[p]`` steps in
+use (``schedsim.kernel.profile``, whose functions work on the rows).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
 import numpy as np
-from numba import njit
 
-if TYPE_CHECKING:
-    from schedsim.policies.goal import GoalSettings, SearchJob
-    from schedsim.policies.profile import Profile
+from schedsim.kernel.cache import kernel
+from schedsim.kernel.profile import earliest, release, reserve
 
 # search_kernel allocates the search's arrays and hands them to _search, which runs the
 # whole search with the helpers below inlined into it (numba's IR inlining). _search and
@@ -31,8 +25,8 @@ if TYPE_CHECKING:
 # time; separate calls of the helpers, each passing every array as a struct of scalars,
 # then took half of what was left. They only borrow arrays that search_kernel owns, so
 # they must not allocate or return arrays.
-_no_refcount = njit(cache=True, _nrt=False)
-_inlined = njit(cache=True, _nrt=False, inline="always")
+_no_refcount = kernel(_nrt=False)
+_inlined = kernel(_nrt=False, inline="always")
 
 IDEA2, IDEA1 = 0, 1
 PARTITION_FIRST, BEST_FIT_FIRST = 0, 1
@@ -40,111 +34,23 @@ TRADEOFF, HIERARCHICAL = 0, 1
 
 
 @_inlined
-def _step_at(times, length, p, t):
-    """Index of partition p's step that holds time ``t`` (the first step if t is earlier).
-
-    Binary search: a profile's times are strictly increasing."""
-    low, high = 0, length[p] - 1
-    while low < high:
-        middle = (low + high + 1) // 2
-        if times[p, middle] <= t:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-@_inlined
-def _step_near(times, length, p, t, hint):
-    """``_step_at(times, length, p, t)``, trying index ``hint`` first.
-
-    The step that holds t is the one index i with times[i] <= t < times[i + 1] (the
-    last step has no end; i = 0 when t is earlier than the profile), so a hint that
-    passes that check is the answer; any other hint falls back to the binary search.
-    The search passes the index a placement found or made, which usually passes."""
-    n = length[p]
-    if 0 <= hint < n and (hint + 1 == n or t < times[p, hint + 1]) and (
-            hint == 0 or times[p, hint] <= t):
-        return hint
-    return _step_at(times, length, p, t)
-
-
-@_inlined
 def _earliest(times, free, length, p, procs, duration, not_before):
-    """(earliest start, its step, the step that holds start + duration) of ``procs``
-    nodes for ``duration`` from ``not_before`` on partition p; the two steps are the
-    ones ``_step_at`` gives, found by the scan itself."""
-    n = length[p]
-    i = _step_near(times, length, p, not_before, 0)
-    while True:
-        while free[p, i] < procs:
-            i += 1
-        start = max(times[p, i], not_before)
-        end = start + duration
-        k = i + 1
-        while k < n and times[p, k] < end and free[p, k] >= procs:
-            k += 1
-        if k == n or times[p, k] >= end:
-            if k < n and times[p, k] == end:
-                return start, i, k
-            return start, i, k - 1
-        i = k
-
-
-@_inlined
-def _split(times, free, length, p, t, hint):
-    """Make t a step boundary of partition p; return its index (``hint``: a guess of
-    the step that holds t)."""
-    n = length[p]
-    i = _step_near(times, length, p, t, hint)
-    if times[p, i] == t:
-        return i
-    for j in range(n, i + 1, -1):
-        times[p, j] = times[p, j - 1]
-        free[p, j] = free[p, j - 1]
-    times[p, i + 1] = t
-    free[p, i + 1] = free[p, i]
-    length[p] = n + 1
-    return i + 1
+    """``profile.earliest`` on partition p's profile."""
+    return earliest(times[p], free[p], length[p], procs, duration, not_before)
 
 
 @_inlined
 def _reserve(times, free, length, p, start, end, procs, at_start, at_end):
-    """Take ``procs`` nodes of partition p during [start, end); return the indices of
-    the boundaries at start and end (``at_start``, ``at_end``: guesses of the steps
-    that hold them, returned unchanged when end <= start)."""
-    if end <= start:
-        return at_start, at_end
-    before = length[p]
-    i = _split(times, free, length, p, start, at_start)
-    k = _split(times, free, length, p, end, at_end + length[p] - before)
-    for j in range(i, k):
-        free[p, j] -= procs
+    """``profile.reserve`` on partition p's profile; the boundary steps' indices."""
+    i, k, length[p] = reserve(times[p], free[p], length[p], start, end, procs, at_start,
+                              at_end)
     return i, k
 
 
 @_inlined
-def _drop_if_redundant(times, free, length, p, t, hint):
-    n = length[p]
-    i = _step_near(times, length, p, t, hint)
-    if i > 0 and times[p, i] == t and free[p, i] == free[p, i - 1]:
-        for j in range(i, n - 1):
-            times[p, j] = times[p, j + 1]
-            free[p, j] = free[p, j + 1]
-        length[p] = n - 1
-
-
-@_inlined
 def _release(times, free, length, p, start, end, procs, at_start, at_end):
-    """Undo ``_reserve``: give the nodes back and drop the boundaries at end and start
-    if they no longer change the free count (``at_start``, ``at_end``: what the
-    reservation returned, checked before use since later releases may have dropped
-    steps)."""
-    if end <= start:
-        return
-    i, k = _reserve(times, free, length, p, start, end, -procs, at_start, at_end)
-    _drop_if_redundant(times, free, length, p, end, k)
-    _drop_if_redundant(times, free, length, p, start, i)
+    """``profile.release`` on partition p's profile."""
+    length[p] = release(times[p], free[p], length[p], start, end, procs, at_start, at_end)
 
 
 @_inlined
@@ -190,7 +96,7 @@ def _fit_order(times, free, length, capacities, size, run, now, out, by_fit, sta
     return count
 
 
-@njit(cache=True)
+@kernel
 def search_kernel(sizes, runs, submits, capacities, times, free, length, now, omega,
                   node_limit, tree, idea1_order, objective, tau):
     """The search over jobs in branching order; returns (best job order positions,
@@ -386,33 +292,3 @@ def _advance(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capac
     cur[d] = nxt[cur[d]]
     _settle(d, tree, cur, cur_k, pcount, plist, nxt, times, free, length, capacities,
             sizes, runs, now, by_fit, tail, fit_starts, fit_frees)
-
-
-def compiled_search(jobs: Sequence[SearchJob], profiles: Sequence[Profile],
-                    capacities: Sequence[int], now: float, omega: float,
-                    settings: GoalSettings,
-                    order: Sequence[int]) -> tuple[list[tuple[int, int, float]], int, int, bool]:
-    """Run the compiled search on the pure search's inputs (jobs in ``order``, the
-    branching order); return (placements as (job, partition, start) in plan order,
-    nodes, leaves, stopped)."""
-    n = len(jobs)
-    sizes = np.array([jobs[j].size for j in order], dtype=np.int64)
-    runs = np.array([jobs[j].runtime for j in order], dtype=np.float64)
-    submits = np.array([jobs[j].submit for j in order], dtype=np.float64)
-    caps = np.array(capacities, dtype=np.int64)
-    width = max(len(p.times) for p in profiles) + 2 * n + 4
-    times = np.zeros((len(profiles), width))
-    free = np.zeros((len(profiles), width), dtype=np.int64)
-    length = np.zeros(len(profiles), dtype=np.int64)
-    for p, profile in enumerate(profiles):
-        count = len(profile.times)
-        times[p, :count] = profile.times
-        free[p, :count] = profile.free
-        length[p] = count
-    positions, parts, starts, nodes, leaves, stopped = search_kernel(
-        sizes, runs, submits, caps, times, free, length, float(now), float(omega),
-        int(settings.node_limit), IDEA2 if settings.tree == "idea2" else IDEA1,
-        BEST_FIT_FIRST if settings.idea1_order == "best_fit_first" else PARTITION_FIRST,
-        HIERARCHICAL if settings.objective == "hierarchical" else TRADEOFF, 10.0)
-    plan = [(order[int(positions[i])], int(parts[i]), float(starts[i])) for i in range(n)]
-    return plan, int(nodes), int(leaves), bool(stopped)

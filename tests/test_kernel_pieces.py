@@ -1,5 +1,7 @@
-"""The compiled placement loops of the SLACK policies (schedsim.policies.slack_kernel) against
-the pure-Python Profile and SlackSelector: equal results, value for value."""
+"""The compiled engine's pieces against their Python references, value for value: the
+availability profile (``schedsim.kernel.profile`` against ``Profile``), the SLACK
+placements, fair start and branch and bound (``schedsim.policies.compiled.slack``
+against ``SlackSelector``). Whole runs: ``tests/test_compiled_conformance.py``."""
 
 from __future__ import annotations
 
@@ -9,8 +11,9 @@ from hypothesis import strategies as st
 
 from schedsim.engine import simulate
 from schedsim.jobs import Job
+from schedsim.kernel import profile as kernel_profile
 from schedsim.machine import Machine
-from schedsim.policies import slack_kernel
+from schedsim.policies.compiled import slack as compiled_slack
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import make_policy
 from schedsim.policies.slack import SlackSelector, SlackSettings, slack_factor
@@ -38,21 +41,61 @@ def queues(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
     return np.array(sizes, np.int64), np.array(estimates, np.float64)
 
 
+def to_arrays(profile: Profile, room: int = 64) -> tuple[np.ndarray, np.ndarray, int]:
+    """A ``Profile`` as kernel arrays with ``room`` spare steps."""
+    n = len(profile.times)
+    times, free = np.zeros(n + room), np.zeros(n + room, np.int64)
+    times[:n], free[:n] = profile.times, profile.free
+    return times, free, n
+
+
+def from_arrays(times: np.ndarray, free: np.ndarray, n: int) -> tuple[list[float], list[int]]:
+    return times[:n].tolist(), free[:n].tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(profile=profiles(), procs=st.integers(1, CAPACITY),
+       duration=st.sampled_from([0.0, 5.0, 10.0, 35.0, 125.0]),
+       not_before=st.sampled_from([90.0, 100.0, 105.0, 150.0, 400.0]))
+def test_earliest_reserve_and_release_equal_the_python_profile(
+        profile: Profile, procs: int, duration: float, not_before: float) -> None:
+    times, free, n = to_arrays(profile)
+    start, at_start, at_end = kernel_profile.earliest(times, free, n, procs, duration,
+                                                      not_before)
+    assert start == profile.earliest(procs, duration, not_before)
+    i, k, n = kernel_profile.reserve(times, free, n, start, start + duration, procs,
+                                     at_start, at_end)
+    profile.reserve(start, start + duration, procs)
+    assert from_arrays(times, free, n) == (profile.times, profile.free)
+    n = kernel_profile.release(times, free, n, start, start + duration, procs, i, k)
+    profile.release(start, start + duration, procs)
+    assert from_arrays(times, free, n) == (profile.times, profile.free)
+
+
+@settings(max_examples=150, deadline=None)
+@given(profile=profiles(), now=st.sampled_from([90.0, 100.0, 130.0, 170.0, 500.0]))
+def test_advance_equals_the_python_profile(profile: Profile, now: float) -> None:
+    times, free, n = to_arrays(profile)
+    base, n = kernel_profile.advance(times, free, 0, n, now)
+    profile.advance(now)
+    assert (times[base:base + n].tolist(), free[base:base + n].tolist()) == (profile.times,
+                                                                             profile.free)
+
+
 @settings(max_examples=150, deadline=None)
 @given(profile=profiles(), queue=queues())
 def test_place_queue_equals_the_python_profile(profile: Profile,
                                                queue: tuple[np.ndarray, np.ndarray]) -> None:
     sizes, estimates = queue
-    starts, times, free, n = slack_kernel.place_queue(*slack_kernel.to_arrays(profile), sizes,
-                                                      estimates, 100.0)
+    starts, times, free, n = compiled_slack.place_queue(*to_arrays(profile, 0), sizes,
+                                                        estimates, 100.0)
     expected = []
     for size, estimate in zip(sizes.tolist(), estimates.tolist(), strict=True):
         start = profile.earliest(size, estimate, 100.0)
         profile.reserve(start, start + estimate, size)
         expected.append(start)
     assert starts.tolist() == expected
-    again = slack_kernel.from_arrays(times, free, n)
-    assert (again.times, again.free) == (profile.times, profile.free)
+    assert from_arrays(times, free, n) == (profile.times, profile.free)
 
 
 @settings(max_examples=150, deadline=None)
@@ -63,8 +106,8 @@ def test_fair_start_equals_the_python_placement(profile: Profile,
                                                 size: int, estimate: float,
                                                 after_earlier: bool) -> None:
     sizes, estimates = queue
-    got = slack_kernel.fair_start(*slack_kernel.to_arrays(profile), sizes, estimates, 100.0,
-                                  size, estimate, after_earlier)
+    got = compiled_slack.fair_start(*to_arrays(profile, 0), sizes, estimates, 100.0, size,
+                                    estimate, after_earlier)
     latest = 100.0
     for other_size, other_estimate in zip(sizes.tolist(), estimates.tolist(), strict=True):
         start = profile.earliest(other_size, other_estimate, 100.0)
@@ -83,62 +126,11 @@ def test_a_profile_built_at_once_equals_successive_reserves(
         expected.reserve(100.0, end, procs)
     got = Profile.holding(100.0, CAPACITY, ends)
     assert (got.times, got.free) == (expected.times, expected.free)
-
-
-def jobs_from(draw: st.DrawFn, count: int) -> list[Job]:
-    out, submit = [], 0.0
-    for number in range(1, count + 1):
-        submit += draw(st.sampled_from([0, 0, 5, 20, 400, 1_500]))
-        runtime = float(draw(st.sampled_from([10, 60, 300, 700, 2_000, 11_000])))
-        estimate = runtime * draw(st.sampled_from([1, 1, 2]))
-        out.append(Job(number, submit, runtime, draw(st.integers(1, 8)), estimate))
-    return out
-
-
-@st.composite
-def workloads(draw: st.DrawFn) -> list[Job]:
-    return jobs_from(draw, draw(st.integers(2, 30)))
-
-
-def run_both(jobs: list[Job], name: str, params: dict[str, object]):  # type: ignore[no-untyped-def]
-    """(compiled schedule, Python schedule, compiled policy, Python policy): the compiled
-    whole run against the engine calling the pure-Python selection."""
-    machine = Machine(8)
-    compiled = make_policy(name, params, machine)
-    reference = make_policy(name, params, machine)
-    if name == "slack-backfill":
-        reference.selector.compiled = False
-    else:
-        reference = type(reference)(reference.settings, machine, compiled=False)
-    return (simulate(jobs, machine, compiled, check=True),
-            simulate(jobs, machine, reference, check=True), compiled, reference)
-
-
-@settings(max_examples=60, deadline=None)
-@given(jobs=workloads(), goal=st.sampled_from(["G1", "G2"]), lookahead=st.integers(1, 6),
-       fst=st.sampled_from(["fcfs", "conservative"]), max_nodes=st.sampled_from([3, 5000]))
-def test_slack_backfill_compiled_equals_python(jobs: list[Job], goal: str, lookahead: int,
-                                               fst: str, max_nodes: int) -> None:
-    got, expected, compiled, reference = run_both(
-        jobs, "slack-backfill",
-        {"goal": goal, "lookahead": lookahead, "fst": fst, "max_nodes": max_nodes})
-    assert (got.start, got.end) == (expected.start, expected.end)
-    assert compiled.run_statistics() == reference.run_statistics()
-    assert (compiled.selector.calls, compiled.selector.nodes) == (reference.selector.calls,
-                                                                  reference.selector.nodes)
-
-
-@settings(max_examples=40, deadline=None)
-@given(jobs=workloads(), name=st.sampled_from(["scojo-conservative", "scojo-slack"]),
-       nontype=st.sampled_from(["all", "short", "none"]), goal=st.sampled_from(["G1", "G2"]))
-def test_scojo_compiled_equals_python(jobs: list[Job], name: str, nontype: str,
-                                      goal: str) -> None:
-    params: dict[str, object] = {"nontype": nontype}
-    if name == "scojo-slack":
-        params.update(goal=goal, lookahead=4)
-    got, expected, compiled, reference = run_both(jobs, name, params)
-    assert (got.start, got.end, got.split) == (expected.start, expected.end, expected.split)
-    assert compiled.run_statistics() == reference.run_statistics()
+    compiled = kernel_profile.holding(100.0, CAPACITY,
+                                      np.array([end for end, _ in ends] + [0.0]),
+                                      np.array([procs for _, procs in ends] + [0], np.int64),
+                                      len(ends), 0)
+    assert from_arrays(*compiled) == (expected.times, expected.free)
 
 
 def test_the_node_limit_is_counted_when_it_binds() -> None:
@@ -149,10 +141,12 @@ def test_the_node_limit_is_counted_when_it_binds() -> None:
     jobs += [Job(i, 1.0, 10.0, 1, 10.0) for i in range(2, 14)]
     machine = Machine(8)
     for max_nodes, stopped in ((3, True), (5000, False)):
-        policy = make_policy("slack-backfill", {"max_nodes": max_nodes}, machine)
-        simulate(jobs, machine, policy, check=True)
-        assert policy.selector.nodes > 0
-        assert (policy.selector.bound_hits > 0) == stopped
+        for compiled in (True, False):
+            policy = make_policy("slack-backfill", {"max_nodes": max_nodes,
+                                                    "compiled": compiled}, machine)
+            statistics = simulate(jobs, machine, policy, check=True).statistics
+            assert statistics["nodes_per_call"] > 0
+            assert (statistics["bound_hits"] > 0) == stopped
 
 
 @st.composite
@@ -178,19 +172,19 @@ def assert_same_search(profile: Profile, jobs: list[Job], submitted: list[float]
     window leaves) against ``SlackSelector.search`` (which re-places every job for every
     set), at 100: the same best placement, sets tried and stops by ``max_nodes``."""
     settings_ = SlackSettings(lookahead=lookahead, goal=goal, max_nodes=max_nodes)
-    selector = SlackSelector(settings_, lambda job: job.procs, CAPACITY, compiled=False)
+    selector = SlackSelector(settings_, lambda job: job.procs, CAPACITY)
     for job, at, fst in zip(jobs, submitted, fair, strict=True):
         selector.submitted[job.index] = at
         selector.fair_start[job.index] = fst
     free_now = profile.free[0]
     expected = selector.search(100.0, profile, free_now, jobs)
-    found, best, nodes, hit = slack_kernel.slack_search(
-        *slack_kernel.to_arrays(profile), 100.0, CAPACITY, free_now,
+    found, best, nodes, hit = compiled_slack.slack_search(
+        *to_arrays(profile, 0), 100.0, CAPACITY, free_now,
         np.array([job.procs for job in jobs], np.int64),
         np.array([job.estimate for job in jobs], np.float64), np.array(submitted),
         np.array(fair), np.array([slack_factor(f - s, settings_)
                                   for s, f in zip(submitted, fair, strict=True)]),
-        settings_.slack_minimal, lookahead, goal == "G1", max_nodes)
+        compiled_slack.slack_constants(settings_))
     assert (nodes, bool(hit)) == (selector.nodes, selector.bound_hits > 0)
     assert found == (expected is not None)
     if expected is not None:

@@ -1,0 +1,149 @@
+"""Compiled functions, and an on-disk cache that can never serve stale code.
+
+Every compiled function of the package is declared with :func:`kernel` (numba's
+``njit`` with ``cache=True``). numba keys its on-disk cache to the file of the cached
+function alone, so a change to a helper in another file, a constant imported from
+another module, or a policy's decision function compiled into the shared event loop,
+would leave the old machine code in use (numba issue 1833). Here the cache of every
+compiled function of the package lives in a directory named after the *code version*
+of the compiled code: a hash of every module that defines compiled functions and of
+every package module those import. An edit of any of them gives a new directory, so
+nothing compiled from the old code is ever loaded; a fresh clone fills its cache once.
+
+The modules that define compiled functions are found by what they import (this module),
+so a new compiled module needs nothing registered by hand. The cache lives in the
+package's ``__pycache__/compiled/<code version>/`` or, where the package is not
+writable, under ``$XDG_CACHE_HOME/schedsim`` (``~/.cache/schedsim``);
+``SCHEDSIM_CACHE_DIR`` sets the root explicitly. Old versions' directories are left in
+place (a running process may still use one); removing the root is always safe.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from numba import njit
+from numba.core import caching
+
+from schedsim.sources import PACKAGE_DIR, module_path
+
+# numba's cache implementation class (``CacheImpl``; ``_CacheImpl`` before 0.63)
+_CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+
+MARKER = "schedsim.kernel.cache"  # a module importing this defines compiled functions
+_IMPORT = re.compile(r"^\s*(?:from\s+(schedsim(?:\.\w+)*)\s+import\s+([^#\n]+)"
+                     r"|import\s+(schedsim(?:\.\w+)*))", re.MULTILINE)
+
+
+def kernel(*args: Any, **options: Any) -> Any:
+    """``numba.njit`` with the code-versioned disk cache: the decorator of every compiled
+    function of the package (options as numba's, e.g. ``inline="always"``)."""
+    return njit(*args, cache=True, **options)
+
+
+def _imports(text: str) -> set[str]:
+    """``schedsim`` modules a source text imports (anywhere in it; a name imported
+    from a package may be a module)."""
+    found: set[str] = set()
+    for match in _IMPORT.finditer(text):
+        package, names, plain = match.groups()
+        if plain:
+            found.add(plain)
+            continue
+        found.add(package)
+        for name in names.replace("(", " ").replace(")", " ").split(","):
+            name = name.split(" as ")[0].strip()
+            if name.isidentifier():
+                found.add(f"{package}.{name}")
+    return found
+
+
+def compiled_code_files() -> list[Path]:
+    """The files of every module that defines compiled functions and of every package
+    module they import, transitively (packages' ``__init__`` files included)."""
+    texts = {path: path.read_text(encoding="utf-8") for path in PACKAGE_DIR.rglob("*.py")}
+    todo = [path for path, text in texts.items() if MARKER in text]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for module in _imports(texts.get(path) or path.read_text(encoding="utf-8")):
+            found = module_path(PACKAGE_DIR, module)
+            if found is not None and found not in seen:
+                todo.append(found)
+    return sorted(seen)
+
+
+@functools.cache
+def code_version() -> str:
+    """A hash of the text of :func:`compiled_code_files` and of the numba and Python
+    versions (numba's own index also checks the latter)."""
+    import numba
+
+    digest = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
+    for path in compiled_code_files():
+        digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _roots() -> list[Path]:
+    given = os.environ.get("SCHEDSIM_CACHE_DIR")
+    if given:
+        return [Path(given)]
+    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "schedsim"
+    return [PACKAGE_DIR / "__pycache__" / "compiled", user]
+
+
+@functools.cache
+def cache_dir() -> Path:
+    """The directory of this code version's compiled functions (created, writable)."""
+    failures = []
+    for root in _roots():
+        path = root / code_version()
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            tempfile.TemporaryFile(dir=path).close()
+        except OSError as err:
+            failures.append(f"{path}: {err.strerror or err}")
+            continue
+        return path
+    raise OSError("no writable directory for compiled code: " + "; ".join(failures))
+
+
+class _CodeVersionLocator(caching._CacheLocator):
+    """numba's cache locator for the package's functions: :func:`cache_dir`, with the
+    code version as the source stamp and the module path in the file names."""
+
+    def __init__(self, py_func: Any, py_file: str) -> None:
+        self._path = str(cache_dir())
+        relative = Path(py_file).resolve().relative_to(PACKAGE_DIR).with_suffix("")
+        self._name = f"{'.'.join(relative.parts)}-{py_func.__code__.co_firstlineno}"
+
+    def get_cache_path(self) -> str:
+        return self._path
+
+    def get_source_stamp(self) -> str:
+        return code_version()
+
+    def get_disambiguator(self) -> str:
+        return self._name
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> _CodeVersionLocator | None:
+        if not Path(py_file).resolve().is_relative_to(PACKAGE_DIR):
+            return None
+        return cls(py_func, py_file)
+
+
+if _CodeVersionLocator not in _CACHE_IMPL._locator_classes:
+    _CACHE_IMPL._locator_classes.insert(0, _CodeVersionLocator)

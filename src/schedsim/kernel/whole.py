@@ -1,0 +1,138 @@
+"""The Python side of a compiled whole run: jobs to columns in arrival order, the
+compiled engine's results back to a :class:`~schedsim.schedule.Schedule`.
+
+Every compiled policy's entry function returns an :class:`Outcome` (the engine's arrays,
+in arrival order) and its own statistics; :func:`schedule_of` checks the outcome (a
+refused decision, a job never started) and maps it back to the workload's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from schedsim.jobs import BATCH, Job
+from schedsim.kernel.codes import DONE, ERRORS
+from schedsim.machine import Machine
+from schedsim.schedule import Schedule, SimulationError
+
+
+@dataclass
+class Columns:
+    """The jobs of a run in arrival order (submit time, then workload order): ``order[i]``
+    is the position in the workload of the i-th job to arrive."""
+
+    order: np.ndarray
+    submit: np.ndarray
+    runtime: np.ndarray
+    estimate: np.ndarray
+    size: np.ndarray  # processors of a rigid job: its request rounded up to the unit
+    work: np.ndarray  # NaN for a rigid job
+
+
+def columns(submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray,
+            procs: np.ndarray, unit: int, work: np.ndarray | None = None) -> Columns:
+    """Columns in workload order -> :class:`Columns` in arrival order."""
+    order = np.lexsort((np.arange(submit.shape[0]), submit))
+    size = -(-procs // unit) * unit
+    if work is None:
+        work = np.full(submit.shape[0], np.nan)
+    return Columns(order, np.ascontiguousarray(submit[order], np.float64),
+                   np.ascontiguousarray(runtime[order], np.float64),
+                   np.ascontiguousarray(estimate[order], np.float64),
+                   np.ascontiguousarray(size[order], np.int64),
+                   np.ascontiguousarray(work[order], np.float64))
+
+
+def job_columns(jobs: Sequence[Job], unit: int) -> Columns:
+    """:func:`columns` of ``Job`` objects (``work`` NaN where a job has none); sets each
+    job's ``index`` to its position, as the engine does."""
+    for index, job in enumerate(jobs):
+        job.index = index
+    work = np.array([np.nan if job.work is None else job.work for job in jobs], np.float64)
+    return columns(np.array([job.submit for job in jobs], np.float64),
+                   np.array([job.runtime for job in jobs], np.float64),
+                   np.array([job.estimate for job in jobs], np.float64),
+                   np.array([job.procs for job in jobs], np.int64), unit, work)
+
+
+def models_rigid(jobs: Sequence[Job], machine: Machine, partition: int = 0) -> bool:
+    """Whether the compiled engine models ``jobs`` as rigid batch jobs on ``machine``'s
+    processors of speed 1, each fitting ``partition``."""
+    if machine.speeds or not jobs:
+        return False
+    capacity = machine.partitions[partition]
+    return all(job.speedup is None and job.work is None and job.kind == BATCH
+               and 0 < machine.round_up(job.procs) <= capacity for job in jobs)
+
+
+@dataclass
+class Outcome:
+    """What a compiled run gives back, in arrival order (``schedsim.kernel.loop``)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    procs: np.ndarray
+    partition: np.ndarray
+    state: np.ndarray
+    error: int
+    error_job: int
+    seg_job: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    seg_begin: np.ndarray = field(default_factory=lambda: np.empty(0))
+    seg_end: np.ndarray = field(default_factory=lambda: np.empty(0))
+    alloc_at: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    alloc: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+
+    @classmethod
+    def of(cls, result: tuple) -> Outcome:  # type: ignore[type-arg]
+        """From an entry function's engine tuple (``loop.outcome``)."""
+        return cls(*result)
+
+
+def check(outcome: Outcome, ids: Sequence[object], time: float | None = None) -> None:
+    """Raise ``SimulationError`` for a refused decision or a job that never started
+    (``ids``: job ids in arrival order)."""
+    if outcome.error > 0:
+        job = outcome.error_job
+        who = f"job {ids[job]}" if job >= 0 else "the policy"
+        raise SimulationError(f"compiled run: {who} {ERRORS[outcome.error]}")
+    if outcome.error < 0:
+        raise SimulationError("compiled run: the load model ran out of draws")
+    never = np.flatnonzero(outcome.state != DONE)
+    if never.size:
+        raise SimulationError(f"the policy never started {never.size} job(s), first job id "
+                              f"{ids[int(never[0])]}")
+
+
+def schedule_of(outcome: Outcome, cols: Columns, machine: Machine, jobs: list[Job],
+                statistics: Mapping[str, float] | None = None) -> Schedule:
+    """The :class:`Schedule` of a checked outcome, in workload order (with the processors
+    each job started on when the run tracked them)."""
+    order = cols.order
+    check(outcome, [jobs[i].id for i in order.tolist()])
+    n = len(jobs)
+    start, end = np.empty(n), np.empty(n)
+    procs, partition = np.empty(n, np.int64), np.empty(n, np.int64)
+    start[order], end[order] = outcome.start, outcome.end
+    procs[order], partition[order] = outcome.procs, outcome.partition
+    split: dict[int, list[tuple[float, float, tuple[int, ...]]]] = {}
+    for job, begin, finish in zip(order[outcome.seg_job].tolist(), outcome.seg_begin.tolist(),
+                                  outcome.seg_end.tolist(), strict=True):
+        split.setdefault(job, []).append((begin, finish, ()))
+    processors: dict[int, tuple[int, ...]] = {}
+    if outcome.alloc.size:
+        at, alloc, counts = outcome.alloc_at.tolist(), outcome.alloc.tolist(), \
+            outcome.procs.tolist()
+        processors = {job: tuple(alloc[at[k]:at[k] + counts[k]])
+                      for k, job in enumerate(order.tolist())}
+    return Schedule(machine, jobs, start.tolist(), end.tolist(), procs.tolist(),
+                    partition.tolist(), processors, split, None, dict(statistics or {}))
+
+
+def in_workload_order(values: np.ndarray, cols: Columns) -> np.ndarray:
+    """Per-job values of a run (arrival order) in workload order."""
+    out = np.empty_like(values)
+    out[cols.order] = values
+    return out

@@ -1,0 +1,3 @@
+"""The compiled paths of the paper policies: each policy's state as a record and its
+decisions, run by the shared compiled engine (``schedsim.kernel``), tested equal to the
+Python policy under ``schedsim.engine`` (``tests/test_compiled_conformance.py``)."""

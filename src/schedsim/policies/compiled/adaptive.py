@@ -1,0 +1,172 @@
+"""MAP, HAP and IHAP (``schedsim.policies.adaptive``) as compiled decisions on the shared
+engine, which tracks the processors, draws the background loads and re-times the jobs
+(the IHAP paper's execution model, sec. 2-4).
+
+At every call: each processor's weight w_k from the current loads (MAP: 1 - u_k in
+processors, or 1 with nominal capacity; HAP: b_k (1 - u_k) in BPUs, or b_k; IHAP: the
+available computing power b_k (1 - u_k)), N (MAP: processors; HAP: the machine's BPUs;
+IHAP: the sum of the weights), the partition size PS (eq. 2, 5, 7) in integers; then the
+queue in order: a job's target tau = min(PS, Pmax); it fits when the idle processors'
+weights sum to tau; it gets idle processors in the order (-w, -b, k) until their weights
+reach tau; FCFS stops at the first job that does not fit, FPFS passes it over. Weights are
+integers in 1/(scale x 100) of the policy's unit, as the Python policy's.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import typeof, types
+
+from schedsim.kernel import loop
+from schedsim.kernel.cache import kernel
+from schedsim.kernel.loop import compiled_policy, new_engine, start_on, track_processors
+from schedsim.kernel.records import Record, new, record_type
+
+MAP_KIND, HAP_KIND, IHAP_KIND = 0, 1, 2
+PERCENT = 100
+_i8 = types.int64
+
+
+class AdaptiveConstants(NamedTuple):
+    """An ``AdaptivePolicy``'s settings as a compiled run reads them."""
+
+    kind: int  # MAP_KIND, HAP_KIND, IHAP_KIND: the weights and N
+    nominal: bool  # MAP and HAP: capacity nominal, else available
+    fpfs: bool  # fit-processors-first-served, else FCFS
+    nearest: bool  # PS rounded to nearest, else as printed (ceil(x + 1/2))
+    f_num: int  # f = f_num / f_den
+    f_den: int
+    sized_job_waits: bool
+    scale: int  # speeds are integers in 1/scale units
+
+
+ADAPTIVE_CONSTANTS = typeof(AdaptiveConstants(0, True, True, True, 1, 2, True, 1))
+
+
+@kernel
+def partition_size(n_num, n_den, f_num, f_den, waiting, running, nearest):
+    """PS = max(1, ceil(N / (W + f R + 1) + 1/2)) in integers
+    (``AdaptivePolicy.partition_size``; ``waiting`` already less the sized job when it
+    does not count)."""
+    den = f_den * (waiting + 1) + f_num * running
+    top = 2 * n_num * f_den + n_den * den
+    bottom = 2 * n_den * den
+    size = top // bottom if nearest else -((-top) // bottom)
+    return max(1, size)
+
+
+@record_type
+class AdaptiveState(Record):
+    """MAP, HAP, IHAP: the queue, integer speeds and per-call scratch."""
+
+
+ADAPTIVE_STATE = AdaptiveState([
+    ("constants", ADAPTIVE_CONSTANTS), ("pmax", _i8[::1]), ("speed_int", _i8[::1]),
+    ("queue", _i8[::1]), ("length", _i8), ("weight", _i8[::1]), ("chosen", _i8[::1])])
+
+
+@kernel
+def _weights(policy, percents):
+    """w_k per processor (``MAP.weights``, ``HAP.weights``, ``IHAP.weights``)."""
+    constants, speed_int, out = policy.constants, policy.speed_int, policy.weight
+    for k in range(speed_int.shape[0]):
+        if constants.kind == MAP_KIND:
+            out[k] = (constants.scale * PERCENT if constants.nominal
+                      else constants.scale * (PERCENT - percents[k]))
+        elif constants.kind == HAP_KIND and constants.nominal:
+            out[k] = speed_int[k] * PERCENT
+        else:
+            out[k] = speed_int[k] * (PERCENT - percents[k])
+
+
+@kernel
+def _enqueue(policy, eng, job):
+    policy.queue[policy.length] = job
+    policy.length += 1
+
+
+@kernel
+def _adaptive_schedule(policy, eng):
+    """One call of ``AdaptivePolicy.schedule``."""
+    constants, weight, speed_int = policy.constants, policy.weight, policy.speed_int
+    procs = speed_int.shape[0]
+    unit = constants.scale * PERCENT
+    _weights(policy, eng.load)
+    if constants.kind == MAP_KIND:
+        numerator, denominator = procs, 1
+    elif constants.kind == HAP_KIND:
+        numerator, denominator = speed_int.sum(), constants.scale
+    else:
+        numerator, denominator = weight.sum(), unit
+    keys = (weight.max() - weight) * (speed_int.max() + 1) * procs \
+        + (speed_int.max() - speed_int) * procs + np.arange(procs)
+    order = np.argsort(keys)  # idle processors in the order (-w, -b, k)
+    owner, queue, chosen = eng.owner, policy.queue, policy.chosen
+    idle_weight = 0
+    for k in range(procs):
+        if owner[k] < 0:
+            idle_weight += weight[k]
+    waiting, running = policy.length, eng.n_running
+    if not constants.sized_job_waits:
+        waiting -= 1
+    size = partition_size(numerator, denominator, constants.f_num, constants.f_den, waiting,
+                          running, constants.nearest)
+    length = policy.length
+    kept = 0
+    for q in range(length):
+        job = queue[q]
+        tau = min(size, policy.pmax[job])
+        if idle_weight < tau * unit:
+            if not constants.fpfs or idle_weight < unit:  # FCFS, or not even tau = 1 fits
+                for r in range(q, length):  # the rest wait, in order
+                    queue[kept] = queue[r]
+                    kept += 1
+                break
+            queue[kept] = job
+            kept += 1
+            continue
+        need = tau * unit
+        total_weight = 0
+        count = 0
+        for i in range(procs):
+            k = order[i]
+            if owner[k] < 0:
+                chosen[count] = k
+                count += 1
+                total_weight += weight[k]
+                if total_weight >= need:
+                    break
+        start_on(eng, job, np.sort(chosen[:count]), count, 0)
+        idle_weight -= total_weight
+        waiting -= 1
+        running += 1
+        size = partition_size(numerator, denominator, constants.f_num, constants.f_den,
+                              waiting, running, constants.nearest)
+    policy.length = kept
+
+
+compiled_policy(AdaptiveState, _adaptive_schedule, submit=_enqueue)
+
+
+@kernel
+def adaptive_run(submit, work, pmax, speed, speed_int, loads, constants):
+    """A whole MAP, HAP or IHAP run of jobs with work (arrival order) on one partition of
+    processors of ``speed``, under ``loads`` (rows of percents, one per redraw; no rows:
+    no background load): the engine's outcome (``loop.outcome``) and the redraws used."""
+    n = submit.shape[0]
+    procs = speed.shape[0]
+    eng = new_engine(submit, np.zeros(n), np.zeros(n), np.zeros(n, np.int64), work,
+                     np.array([procs], np.int64), 1)
+    track_processors(eng, speed, loads)
+    policy = new(ADAPTIVE_STATE)
+    policy.constants = constants
+    policy.pmax = pmax
+    policy.speed_int = speed_int
+    policy.queue = np.empty(n, np.int64)
+    policy.length = 0
+    policy.weight = np.zeros(procs, np.int64)
+    policy.chosen = np.zeros(procs, np.int64)
+    loop.run(policy, eng)
+    return loop.outcome(eng), eng.load_row

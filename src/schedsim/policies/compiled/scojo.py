@@ -1,0 +1,440 @@
+"""Scojo-PECT (``schedsim.policies.scojo``) as compiled decisions on the shared engine.
+
+The calendar (hourly intervals, a short slice when a short job waits at an interval's
+start, then medium and long), the class clocks, each class's conservative or slack
+selection in its own time, preemption at slice boundaries through the engine's
+suspensions, and non-type backfilling. The same comparisons and floating-point
+operations, in the same order, as the Python policy under ``schedsim.engine``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import typeof, types
+
+from schedsim.kernel import loop
+from schedsim.kernel.cache import kernel
+from schedsim.kernel.loop import (
+    NONE,
+    SUSPENDED,
+    compiled_policy,
+    resume_job,
+    rigid_engine,
+    start_job,
+    suspend_job,
+    wake_up,
+)
+from schedsim.kernel.profile import earliest, grown, holding, reserve
+from schedsim.kernel.records import Record, new, record_type
+from schedsim.policies.compiled.slack import (
+    SLACK_CONSTANTS,
+    compress_queue,
+    fair_start,
+    place_queue,
+    reserve_all,
+    select,
+    slack_factor,
+)
+
+SHORT, MEDIUM, LONG = 0, 1, 2
+NONTYPE_CODES = {"all": 0, "short": 1, "none": 2}
+_ALL, _SHORT_ONLY, _NONE = 0, 1, 2
+_f8, _i8, _i1, _b1 = types.float64, types.int64, types.int8, types.boolean
+
+
+class Calendar(NamedTuple):
+    """``ScojoSettings``' calendar and non-type backfilling, as a compiled run reads them."""
+
+    interval: float
+    short_slice: float
+    medium_share: float
+    nontype: int  # NONTYPE_CODES
+    slack: bool  # slack selection in every class, else conservative
+
+
+CALENDAR = typeof(Calendar(1.0, 1.0, 1.0, 1, True))
+
+
+def calendar(settings, slack: bool) -> Calendar:  # type: ignore[no-untyped-def]
+    """The compiled form of a ``ScojoSettings``."""
+    return Calendar(float(settings.interval), float(settings.short_slice),
+                    float(settings.medium_share), NONTYPE_CODES[settings.nontype], slack)
+
+
+# -- the calendar ------------------------------------------------------------------------
+@kernel
+def slice_at(now, cal, decided):
+    """(class, begin, end) of the slice holding ``now`` (``ScojoPECT.slice_at``);
+    ``decided[number]`` is 1 when interval ``number`` begins with a short slice."""
+    interval = cal.interval
+    number = math.floor(now / interval)
+    begin = number * interval
+    first = begin
+    if number < decided.shape[0] and decided[number] == 1:
+        first = begin + min(cal.short_slice, interval)
+        if begin <= now < first:
+            return SHORT, begin, first
+    middle = first + cal.medium_share * (begin + interval - first)
+    if middle > first and first <= now < middle:
+        return MEDIUM, first, middle
+    end = begin + interval
+    if end > middle and middle <= now < end:
+        return LONG, middle, end
+    raise ValueError("scojo: no slice holds the time")
+
+
+@record_type
+class ScojoState(Record):
+    """Scojo-PECT's calendar, class clocks and queues, and with slack selection the
+    selectors' fair starts and counts (per class)."""
+
+
+SCOJO_STATE = ScojoState([
+    ("cal", CALENDAR), ("constants", SLACK_CONSTANTS), ("capacity", _i8),
+    ("klass", _i8[::1]),
+    ("queues", _i8[:, ::1]), ("slots", _f8[:, ::1]), ("lengths", _i8[::1]),
+    ("decided", _i1[::1]),  # per interval: -1 undecided, 0 / 1 short slice
+    ("clock", _f8[::1]), ("clock_at", _f8), ("wake_at", _f8),
+    ("fair", _f8[::1]), ("submitted", _f8[::1]), ("full_slack", _f8[::1]),
+    ("started_class", _f8[::1]),  # a job's start in its class's time (NaN: not started)
+    ("calls", _i8[::1]), ("nodes", _i8[::1]), ("hits", _i8[::1]),
+    ("ends", _f8[::1]), ("end_procs", _i8[::1]),  # scratch: a profile's (end, processors)
+    ("is_started", _b1[::1]), ("due", _b1[::1]), ("candidates", _i8[::1])])
+
+
+@kernel
+def _advance_clocks(policy, now):
+    """``ScojoPECT._advance_clocks``: the time since ``clock_at`` to the classes whose
+    slices it spanned."""
+    t = policy.clock_at
+    while t < now:
+        klass, _, end = slice_at(t, policy.cal, policy.decided)
+        step = min(end, now) - t
+        policy.clock[klass] += step
+        t += step
+    policy.clock_at = now
+
+
+@kernel
+def _own_ends(policy, eng, c):
+    """``ScojoPECT._own_jobs_ends``: class ``c``'s running and suspended jobs in its own
+    time, written to the scratch (end, processors); returns their count."""
+    clock, klass, now = policy.clock[c], policy.klass, eng.now
+    ends, procs = policy.ends, policy.end_procs
+    count = 0
+    job = loop.first_running(eng)
+    while job != NONE:
+        if klass[job] == c:
+            ends[count] = clock + max(eng.est_end[job] - now, 0.0)
+            procs[count] = eng.procs[job]
+            count += 1
+        job = loop.next_running(eng, job)
+    for r in range(eng.n_suspended):
+        job = eng.suspended[r]
+        if klass[job] == c:
+            ends[count] = clock + eng.est_left[job]
+            procs[count] = eng.procs[job]
+            count += 1
+    return count
+
+
+@kernel
+def _scojo_submit(policy, eng, job):
+    """``ScojoPECT.submit``: with slack selection the job's fair start in its class's time
+    (inside the class's own slice, the other classes' running jobs count until the slice
+    ends), then the job joins its class's queue."""
+    now = eng.now
+    c = policy.klass[job]
+    if policy.cal.slack:
+        _advance_clocks(policy, now)
+        clock = policy.clock[c]
+        count = _own_ends(policy, eng, c)
+        number = math.floor(now / policy.cal.interval)
+        if number < policy.decided.shape[0] and policy.decided[number] >= 0:
+            piece, begin, piece_end = slice_at(now, policy.cal, policy.decided)
+            if piece == c and now > begin:
+                other = loop.first_running(eng)
+                while other != NONE:
+                    if policy.klass[other] != c:
+                        span = min(max(eng.est_end[other] - now, 0.0), piece_end - now)
+                        policy.ends[count] = clock + span
+                        policy.end_procs[count] = eng.procs[other]
+                        count += 1
+                    other = loop.next_running(eng, other)
+        times, frees, steps = holding(clock, policy.capacity, policy.ends, policy.end_procs,
+                                      count, 0)
+        mine = policy.queues[c, :policy.lengths[c]]
+        policy.fair[job] = fair_start(times, frees, steps, eng.size[mine], eng.estimate[mine],
+                                      clock, eng.size[job], eng.estimate[job],
+                                      policy.constants.fst_fcfs)
+        policy.submitted[job] = clock
+        policy.full_slack[job] = slack_factor(policy.fair[job] - clock, policy.constants)
+    policy.queues[c, policy.lengths[c]] = job
+    policy.slots[c, policy.lengths[c]] = np.nan
+    policy.lengths[c] += 1
+
+
+@kernel
+def _compress(times, free, n, sizes, estimates, previous, clock):
+    """``ScojoPECT._place_class_conservatively``: keep the reservations if they fit, else
+    place from scratch; (starts, the profile holding every job)."""
+    found, work_times, work_free, work_n, fitted = compress_queue(
+        times, free, n, sizes, estimates, previous, clock)
+    if not fitted:
+        found, work_times, work_free, work_n = place_queue(times, free, n, sizes, estimates,
+                                                           clock)
+    return found, work_times, work_free, work_n
+
+
+@kernel
+def _decide_interval(policy, eng, now):
+    """An interval's first call decides whether it begins with a short slice: only at its
+    very start, and only when a short job waits or is suspended."""
+    number = math.floor(now / policy.cal.interval)
+    decided = policy.decided
+    if number >= decided.shape[0]:
+        grown_decided = np.full(max(2 * decided.shape[0], number + 1), -1, np.int8)
+        grown_decided[:decided.shape[0]] = decided
+        policy.decided = grown_decided
+        decided = grown_decided
+    if decided[number] < 0:
+        short_pending = policy.lengths[SHORT] > 0
+        for q in range(eng.n_suspended):
+            if policy.klass[eng.suspended[q]] == SHORT:
+                short_pending = True
+        decided[number] = 1 if now == number * policy.cal.interval and short_pending else 0
+
+
+@kernel
+def _preempt(policy, eng, c):
+    """A slice boundary: suspend every running job, then resume the class's suspended jobs
+    that fit, in arrival order; their (end in class time, processors) go to the scratch.
+    (count written, whether a job resumed)."""
+    job = loop.first_running(eng)
+    while job != NONE:
+        following = loop.next_running(eng, job)
+        suspend_job(eng, job)
+        job = following
+    paused = np.sort(eng.suspended[:eng.n_suspended])  # arrival order
+    count = 0
+    resumed = False
+    for q in range(paused.shape[0]):
+        job = paused[q]
+        if policy.klass[job] == c and eng.procs[job] <= eng.free[0]:
+            resume_job(eng, job)
+            resumed = True
+            policy.ends[count] = policy.clock[c] + eng.est_left[job]
+            policy.end_procs[count] = eng.procs[job]
+            count += 1
+    return count, resumed
+
+
+@kernel
+def _due_elsewhere(policy, eng, c, free):
+    """``ScojoPECT._due_elsewhere``: marks the waiting medium and long jobs of the other
+    classes whose conservative slot in their own class is now (only classes with a job of
+    at most ``free`` processors); returns how many."""
+    n_due = 0
+    for d in (MEDIUM, LONG):
+        length = policy.lengths[d]
+        if d == c or length == 0:
+            continue
+        theirs = policy.queues[d, :length]
+        smallest = eng.size[theirs[0]]
+        for q in range(1, length):
+            smallest = min(smallest, eng.size[theirs[q]])
+        if smallest > free:
+            continue
+        own = _own_ends(policy, eng, d)
+        d_times, d_free, d_steps = holding(policy.clock[d], policy.capacity, policy.ends,
+                                           policy.end_procs, own, 0)
+        d_starts = _compress(d_times, d_free, d_steps, eng.size[theirs], eng.estimate[theirs],
+                             policy.slots[d, :length], policy.clock[d])[0]
+        policy.slots[d, :length] = d_starts
+        for q in range(length):
+            if d_starts[q] == policy.clock[d]:
+                policy.due[theirs[q]] = True
+                n_due += 1
+    return n_due
+
+
+@kernel
+def _nontype(policy, eng, c, left, placed_times, placed_free, placed_n):
+    """``ScojoPECT._nontype``: first fit in arrival order among waiting short jobs that end
+    inside the slice, due jobs of other classes and suspended jobs of other classes, each
+    fitting the free processors until the earlier of its end and the slice's end without
+    moving a reservation of the slice's class. Returns whether a job started or resumed."""
+    mode = policy.cal.nontype
+    free = eng.free[0]
+    if mode == _NONE or free <= 0:
+        return False
+    clock = policy.clock[c]
+    n_due = _due_elsewhere(policy, eng, c, free) if mode == _ALL else 0
+    candidates = policy.candidates
+    n_candidates = 0
+    if c != SHORT:
+        for q in range(policy.lengths[SHORT]):
+            job = policy.queues[SHORT, q]
+            if eng.estimate[job] <= left:
+                candidates[n_candidates] = job
+                n_candidates += 1
+    for d in (MEDIUM, LONG):
+        if d != c and n_due > 0:
+            for q in range(policy.lengths[d]):
+                job = policy.queues[d, q]
+                if policy.due[job]:
+                    candidates[n_candidates] = job
+                    n_candidates += 1
+    if mode == _ALL:
+        for q in range(eng.n_suspended):
+            job = eng.suspended[q]
+            if policy.klass[job] != c:
+                candidates[n_candidates] = job
+                n_candidates += 1
+    busy = False
+    if n_candidates > 0:
+        candidates[:n_candidates].sort()  # arrival order
+        work_times, work_free = grown(placed_times, placed_free, placed_n, 2 * n_candidates + 2)
+        work_n = placed_n
+        for q in range(n_candidates):
+            job = candidates[q]
+            paused = eng.state[job] == SUSPENDED
+            span = min(eng.est_left[job] if paused else eng.estimate[job], left)
+            size = eng.size[job]
+            if size > free or earliest(work_times, work_free, work_n, size, span,
+                                       clock)[0] != clock:
+                continue
+            _, _, work_n = reserve(work_times, work_free, work_n, clock, clock + span, size,
+                                   -1, -1)
+            if paused:
+                resume_job(eng, job)
+            else:
+                start_job(eng, job, size, 0)
+                policy.started_class[job] = policy.clock[policy.klass[job]]
+                policy.is_started[job] = True
+            free -= size
+            busy = True
+    if n_due > 0:
+        for d in (MEDIUM, LONG):
+            for q in range(policy.lengths[d]):
+                policy.due[policy.queues[d, q]] = False
+    return busy
+
+
+@kernel
+def _scojo_schedule(policy, eng):
+    """One call of ``ScojoPECT.schedule``."""
+    now = eng.now
+    cal = policy.cal
+    _decide_interval(policy, eng, now)
+    _advance_clocks(policy, now)
+    c, piece_begin, piece_end = slice_at(now, cal, policy.decided)
+    had_running = eng.n_running > 0
+    busy = False
+    left = piece_end - now
+    clock = policy.clock[c]
+    count = 0  # the class's profile: (end in class time, processors)
+    if now == piece_begin:
+        count, busy = _preempt(policy, eng, c)
+    else:
+        job = loop.first_running(eng)
+        while job != NONE:
+            rest = max(eng.est_end[job] - now, 0.0)
+            policy.ends[count] = clock + (rest if policy.klass[job] == c else min(rest, left))
+            policy.end_procs[count] = eng.procs[job]
+            count += 1
+            job = loop.next_running(eng, job)
+    for q in range(eng.n_suspended):  # the class's own suspended jobs hold their place
+        job = eng.suspended[q]
+        if policy.klass[job] == c:
+            policy.ends[count] = clock + eng.est_left[job]
+            policy.end_procs[count] = eng.procs[job]
+            count += 1
+    times, frees, steps = holding(clock, policy.capacity, policy.ends, policy.end_procs,
+                                  count, 0)
+    m = policy.lengths[c]
+    mine = policy.queues[c, :m].copy()
+    placed_times, placed_free, placed_n = times, frees, steps
+    if m > 0:
+        if cal.slack:
+            starts, found_nodes, hit = select(
+                times, frees, steps, clock, policy.capacity, eng.free[0], mine, eng.size,
+                eng.estimate, policy.submitted, policy.fair, policy.full_slack,
+                policy.constants)
+            policy.calls[c] += 1
+            policy.nodes[c] += found_nodes
+            policy.hits[c] += hit
+            placed_times, placed_free, placed_n = reserve_all(
+                times, frees, steps, starts, eng.size[mine], eng.estimate[mine])
+        else:
+            starts, placed_times, placed_free, placed_n = _compress(
+                times, frees, steps, eng.size[mine], eng.estimate[mine], policy.slots[c, :m],
+                clock)
+            policy.slots[c, :m] = starts
+        for q in range(m):
+            job = mine[q]
+            if starts[q] <= clock and eng.size[job] <= eng.free[0]:
+                start_job(eng, job, eng.size[job], 0)
+                busy = True
+                policy.started_class[job] = clock
+                policy.is_started[job] = True
+    if _nontype(policy, eng, c, left, placed_times, placed_free, placed_n):
+        busy = True
+    waiting = 0
+    for d in range(3):  # the started jobs leave their queues
+        kept = 0
+        for q in range(policy.lengths[d]):
+            job = policy.queues[d, q]
+            if not policy.is_started[job]:
+                policy.queues[d, kept] = job
+                policy.slots[d, kept] = policy.slots[d, q]
+                kept += 1
+        policy.lengths[d] = kept
+        waiting += kept
+    pending = waiting > 0 or eng.n_suspended > 0 or had_running or busy
+    if pending and (policy.wake_at <= now or piece_end < policy.wake_at):
+        policy.wake_at = piece_end
+        wake_up(eng, piece_end)
+
+
+compiled_policy(ScojoState, _scojo_schedule, submit=_scojo_submit)
+
+
+@kernel
+def scojo_run(submit, runtime, estimate, size, klass, capacity, cal, constants):
+    """A whole Scojo-PECT run of rigid jobs (arrival order) with their classes: the
+    engine's outcome (``loop.outcome``) and, per job, the fair start and the start in
+    class time, and per class the calls, the branch and bound's nodes and the calls
+    ``max_nodes`` stopped (slack selection only)."""
+    n = submit.shape[0]
+    eng = rigid_engine(submit, runtime, estimate, size, capacity)
+    policy = new(SCOJO_STATE)
+    policy.cal = cal
+    policy.constants = constants
+    policy.capacity = capacity
+    policy.klass = klass
+    policy.queues = np.empty((3, n), np.int64)
+    policy.slots = np.empty((3, n), np.float64)
+    policy.lengths = np.zeros(3, np.int64)
+    policy.decided = np.full(1024, -1, np.int8)
+    policy.clock = np.zeros(3)
+    policy.clock_at = 0.0
+    policy.wake_at = -np.inf
+    policy.fair = np.full(n, np.nan)
+    policy.submitted = np.zeros(n)
+    policy.full_slack = np.zeros(n)
+    policy.started_class = np.full(n, np.nan)
+    policy.calls = np.zeros(3, np.int64)
+    policy.nodes = np.zeros(3, np.int64)
+    policy.hits = np.zeros(3, np.int64)
+    policy.ends = np.empty(n + capacity, np.float64)
+    policy.end_procs = np.empty(n + capacity, np.int64)
+    policy.is_started = np.zeros(n, np.bool_)
+    policy.due = np.zeros(n, np.bool_)
+    policy.candidates = np.empty(n, np.int64)
+    loop.run(policy, eng)
+    return (loop.outcome(eng), policy.fair, policy.started_class, policy.calls,
+            policy.nodes, policy.hits)

@@ -1,0 +1,542 @@
+"""Slack-based fair backfilling (``schedsim.policies.slack``) as compiled decisions.
+
+The selector of one virtual machine in its own clock (``SlackSelector``): the fair start
+time at submission, the bounds of eq. 5 and 7, and the selection of one scheduling call
+(the FCFS prefix, then the branch and bound over the lookahead window with its slack
+check, else conservative placement); and the policy on the plain machine
+(``SlackBackfill``): fair start at every arrival, one selection per call, the jobs
+placed at now started, a wake-up at the earliest later start. Scojo-PECT uses the same
+selector per job class (``schedsim.policies.compiled.scojo``). The same comparisons and
+floating-point operations, in the same order, as the Python policies.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import typeof, types
+
+from schedsim.kernel import loop
+from schedsim.kernel.cache import kernel
+from schedsim.kernel.loop import (
+    compiled_policy,
+    rigid_engine,
+    running_ends,
+    start_job,
+    wake_up,
+)
+from schedsim.kernel.profile import earliest, grown, holding, reserve
+from schedsim.kernel.records import Record, new, record_type
+
+_f8, _i8, _b1 = types.float64, types.int64, types.boolean
+
+
+class SlackConstants(NamedTuple):
+    """The settings of ``SlackSettings`` a compiled run reads (eq. 5 and 7, sec. 4.3.3)."""
+
+    slack_up: float
+    slack_down: float
+    slack_minimal: float
+    k1: float
+    k2: float
+    wait_unit: float
+    lookahead: int
+    goal_g1: bool  # goal G1 (least overall unfairness first), else G2
+    fst_fcfs: bool  # fair start in the back of the earlier jobs' placement (fst: fcfs)
+    max_nodes: int
+
+
+SLACK_CONSTANTS = typeof(SlackConstants(1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1, True, True, 1))
+
+
+def slack_constants(settings) -> SlackConstants:  # type: ignore[no-untyped-def]
+    """The compiled form of a ``SlackSettings``."""
+    return SlackConstants(float(settings.slack_up), float(settings.slack_down),
+                          float(settings.slack_minimal), float(settings.k1),
+                          float(settings.k2), float(settings.wait_unit),
+                          int(settings.lookahead), settings.goal == "G1",
+                          settings.fst == "fcfs", int(settings.max_nodes))
+
+
+@kernel
+def slack_factor(t_wait, constants):
+    """F_slack of eq. 5 (``slack.slack_factor``)."""
+    return min(constants.slack_up,
+               constants.k2 * math.exp(constants.k1 * t_wait / constants.wait_unit)
+               + constants.slack_down)
+
+
+# -- placements on a profile ------------------------------------------------------------
+@kernel
+def place_queue(times, free, n, sizes, estimates, not_before):
+    """Place every job in order at its earliest slot; (starts, the final profile)."""
+    m = len(sizes)
+    work_times, work_free = grown(times, free, n, 2 * m + 2)
+    starts = np.empty(m, np.float64)
+    for p in range(m):
+        start = earliest(work_times, work_free, n, sizes[p], estimates[p], not_before)[0]
+        _, _, n = reserve(work_times, work_free, n, start, start + estimates[p], sizes[p],
+                          -1, -1)
+        starts[p] = start
+    return starts, work_times, work_free, n
+
+
+@kernel
+def compress_queue(times, free, n, sizes, estimates, previous, not_before):
+    """Conservative backfilling that keeps reservations: every job with a reservation
+    (``previous``; NaN or earlier than ``not_before``: none) holds it, then in queue order
+    each job gives its slot back and takes its earliest one, which is never later; jobs
+    without one are placed at their earliest slot. (starts, final profile, whether the
+    held reservations fitted; when they do not, nothing is placed.)"""
+    m = len(sizes)
+    work_times, work_free = grown(times, free, n, 4 * m + 2)
+    starts = np.empty(m, np.float64)
+    previous = previous.copy()
+    for p in range(m):
+        if previous[p] < not_before:  # a slot in the past is no reservation
+            previous[p] = np.nan
+    for p in range(m):
+        if not np.isnan(previous[p]):
+            _, _, n = reserve(work_times, work_free, n, previous[p], previous[p] + estimates[p],
+                              sizes[p], -1, -1)
+    for i in range(n):
+        if work_free[i] < 0:
+            return starts, work_times, work_free, n, False
+    for p in range(m):
+        if not np.isnan(previous[p]):
+            _, _, n = reserve(work_times, work_free, n, previous[p], previous[p] + estimates[p],
+                              -sizes[p], -1, -1)
+        start = earliest(work_times, work_free, n, sizes[p], estimates[p], not_before)[0]
+        _, _, n = reserve(work_times, work_free, n, start, start + estimates[p], sizes[p],
+                          -1, -1)
+        starts[p] = start
+    return starts, work_times, work_free, n, True
+
+
+@kernel
+def reserve_all(times, free, n, starts, sizes, estimates):
+    """The profile with every job reserved at its given start."""
+    m = len(sizes)
+    work_times, work_free = grown(times, free, n, 2 * m + 2)
+    for p in range(m):
+        _, _, n = reserve(work_times, work_free, n, starts[p], starts[p] + estimates[p],
+                          sizes[p], -1, -1)
+    return work_times, work_free, n
+
+
+@kernel
+def fair_start(times, free, n, sizes, estimates, now, size, estimate, after_earlier):
+    """A new job's fair start time: the earlier jobs placed conservatively, then the job,
+    no earlier than the latest of their starts when ``after_earlier`` (fst: fcfs)."""
+    m = len(sizes)
+    work_times, work_free = grown(times, free, n, 2 * m + 2)
+    latest = now
+    for p in range(m):
+        start = earliest(work_times, work_free, n, sizes[p], estimates[p], now)[0]
+        _, _, n = reserve(work_times, work_free, n, start, start + estimates[p], sizes[p],
+                          -1, -1)
+        latest = max(latest, start)
+    not_before = latest if after_earlier else now
+    return earliest(work_times, work_free, n, size, estimate, not_before)[0]
+
+
+# -- the branch and bound of one call (sec. 4.3.3) ----------------------------------------
+@kernel(_nrt=False)
+def _place_unchosen(work_times, work_free, n, now, sizes, estimates, bounds, chosen, starts,
+                    first, last):
+    """The slack check's re-placement of the jobs ``first`` to ``last - 1`` not in
+    ``chosen``, in queue order, each at its earliest slot; stops at the first job placed
+    after its bound. (steps in use, whether every job kept its bound); ``starts`` filled.
+    Compiled without reference counting: it only borrows arrays (most of a search's time
+    is here)."""
+    for p in range(first, last):
+        if chosen[p]:
+            continue
+        start = earliest(work_times, work_free, n, sizes[p], estimates[p], now)[0]
+        _, _, n = reserve(work_times, work_free, n, start, start + estimates[p], sizes[p],
+                          -1, -1)
+        if start > bounds[p]:
+            return n, False
+        starts[p] = start
+    return n, True
+
+
+@kernel
+def _metrics(capacity, busy, fair, starts):
+    """(U, OU, SU) of a placement that passed the slack check."""
+    m = len(starts)
+    late = 0.0
+    early = 0.0
+    for p in range(m):
+        late += max(starts[p] - fair[p], 0.0)
+    for p in range(m):
+        early += max(fair[p] - starts[p], 0.0)
+    return busy / capacity, late / m, early / m
+
+
+@kernel
+def _check_window(times, free, n, work_times, work_free, now, capacity, free_now, sizes,
+                  estimates, bounds, chosen, starts, window):
+    """The slack check of the set ``chosen`` up to the end of the window: the profile
+    copied, the chosen jobs reserved from now, the other window jobs re-placed. (steps in
+    use, whether every re-placed job kept its bound, processors busy with the set
+    started); ``starts`` filled up to ``window``."""
+    work_times[:n] = times[:n]
+    work_free[:n] = free[:n]
+    busy = capacity - free_now
+    for p in range(window):
+        if chosen[p]:
+            _, _, n = reserve(work_times, work_free, n, now, now + estimates[p], sizes[p],
+                              -1, -1)
+            starts[p] = now
+            busy += sizes[p]
+    n, passed = _place_unchosen(work_times, work_free, n, now, sizes, estimates, bounds,
+                                chosen, starts, 0, window)
+    return n, passed, busy
+
+
+# The jobs after the lookahead window are never chosen: the slack check re-places them, in
+# queue order, on the profile left by the window's jobs, and that profile (steps and free
+# processors, bit for bit) with the call's fixed queue and bounds determines their starts
+# and whether each keeps its bound. Different sets often leave the same profile (a window
+# job that the re-placement puts at now anyway reserves what choosing it reserves), so a
+# search keeps, per distinct profile, the outcome of its tail: a hash table from the
+# profile to an entry; an entry's profile is stored (times as their bits, then the free
+# processors) so that a match is checked exactly.
+
+@kernel
+def _fingerprint(bits, free, n):
+    """A hash of the profile ``(bits, free)`` of ``n`` steps (``bits``: the times' bits)."""
+    h = np.int64(n)
+    for i in range(n):
+        h = (h ^ bits[i]) * np.int64(1099511628211)
+        h = (h ^ free[i]) * np.int64(1099511628211)
+    return h
+
+
+@record_type
+class TailTable(Record):
+    """The tails of one search, per distinct profile (the comment above)."""
+
+
+TAIL_TABLE = TailTable([
+    ("slots", _i8[::1]),  # hash slot -> entry, -1 for none
+    ("keys", _i8[::1]), ("offsets", _i8[::1]), ("store", _i8[::1]),
+    ("passed", _b1[::1]), ("starts", _f8[::1]), ("entries", _i8), ("tail", _i8)])
+
+
+@kernel
+def _new_tails(tail, steps):
+    table = new(TAIL_TABLE)
+    table.slots = np.full(16, -1, np.int64)
+    table.keys = np.empty(8, np.int64)
+    table.offsets = np.zeros(9, np.int64)
+    table.store = np.empty(8 * 2 * steps, np.int64)
+    table.passed = np.empty(8, np.bool_)
+    table.starts = np.empty(8 * tail, np.float64)
+    table.entries = 0
+    table.tail = tail
+    return table
+
+
+@kernel
+def _tail_find(table, key, bits, free, n):
+    """(the entry holding the profile, or -1; the hash slot that holds or would hold it)."""
+    slots, keys, offsets, store = table.slots, table.keys, table.offsets, table.store
+    mask = slots.shape[0] - 1
+    slot = key & mask
+    while True:
+        entry = slots[slot]
+        if entry < 0:
+            return -1, slot
+        if keys[entry] == key and offsets[entry + 1] - offsets[entry] == 2 * n:
+            at = offsets[entry]
+            same = True
+            for i in range(n):
+                if store[at + i] != bits[i] or store[at + n + i] != free[i]:
+                    same = False
+                    break
+            if same:
+                return entry, slot
+        slot = (slot + 1) & mask
+
+
+@kernel
+def _tail_add(table, slot, key, bits, free, n, passed, starts, first):
+    """A new entry in ``slot``: the profile, whether its tail passed and the tail's starts
+    (``starts[first:]``); full arrays are grown."""
+    tail, entries = table.tail, table.entries
+    room = table.keys.shape[0]
+    if entries == room:
+        room *= 2
+        keys = np.empty(room, np.int64)
+        keys[:entries] = table.keys[:entries]
+        offsets = np.empty(room + 1, np.int64)
+        offsets[:entries + 1] = table.offsets[:entries + 1]
+        outcomes = np.empty(room, np.bool_)
+        outcomes[:entries] = table.passed[:entries]
+        tails = np.empty(room * tail, np.float64)
+        tails[:entries * tail] = table.starts[:entries * tail]
+        table.keys, table.offsets, table.passed, table.starts = keys, offsets, outcomes, tails
+    at = table.offsets[entries]
+    if at + 2 * n > table.store.shape[0]:
+        store = np.empty(max(2 * table.store.shape[0], at + 2 * n), np.int64)
+        store[:at] = table.store[:at]
+        table.store = store
+    table.store[at:at + n] = bits[:n]
+    table.store[at + n:at + 2 * n] = free[:n]
+    table.offsets[entries + 1] = at + 2 * n
+    table.keys[entries] = key
+    table.passed[entries] = passed
+    table.starts[entries * tail:(entries + 1) * tail] = starts[first:]
+    table.slots[slot] = entries
+    entries += 1
+    table.entries = entries
+    if 2 * entries > table.slots.shape[0]:  # at most half full: short probes
+        slots = np.full(2 * table.slots.shape[0], -1, np.int64)
+        mask = slots.shape[0] - 1
+        for entry in range(entries):
+            slot = table.keys[entry] & mask
+            while slots[slot] >= 0:
+                slot = (slot + 1) & mask
+            slots[slot] = entry
+        table.slots = slots
+
+
+@kernel
+def _better(goal_g1, u, ou, su, best_u, best_ou, best_su):
+    if goal_g1:
+        if ou != best_ou:
+            return ou < best_ou
+        if u != best_u:
+            return u > best_u
+        return su < best_su
+    if u != best_u:
+        return u > best_u
+    if ou != best_ou:
+        return ou < best_ou
+    return su < best_su
+
+
+@kernel
+def bounds_at(now, submitted, fair, full_slack, slack_minimal):
+    """Every job's latest start at ``now`` (``SlackSelector.bound``: eq. 5 and 7, the same
+    operations): submit + F_part (FST - submit); F_part 1 when FST is the submission."""
+    m = len(submitted)
+    out = np.empty(m, np.float64)
+    for p in range(m):
+        t_wait = fair[p] - submitted[p]
+        if t_wait <= 0:
+            part = 1.0
+        else:
+            minimal = min(slack_minimal, full_slack[p])
+            part = min(full_slack[p],
+                       minimal + (now - submitted[p]) * (full_slack[p] - minimal) / t_wait)
+        out[p] = submitted[p] + part * t_wait
+    return out
+
+
+@kernel
+def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, submitted, fair,
+                 full_slack, constants):
+    """The branch and bound of one call over the first ``lookahead`` of the waiting jobs
+    (``SlackSelector.search``): (found, starts of the best set's placement, nodes tried,
+    whether ``max_nodes`` stopped the search). Every set tried gets the slack check's
+    result; the re-placement of the jobs after the window is taken from an earlier set
+    that left the same profile (the tails above)."""
+    bounds = bounds_at(now, submitted, fair, full_slack, constants.slack_minimal)
+    m = len(sizes)
+    window = min(constants.lookahead, m)
+    work_times, work_free = grown(times, free, n, 2 * m + 2)
+    work_bits = work_times.view(np.int64)
+    chosen = np.zeros(m, np.bool_)
+    starts = np.empty(m, np.float64)
+    best = np.empty(m, np.float64)
+    path = np.empty(window, np.int64)
+    tail = m - window
+    tails = _new_tails(tail, n + 2 * window + 2)
+    found = False
+    best_u = best_ou = best_su = 0.0
+    nodes = 0
+    hit = False
+    depth = 0
+    left = free_now
+    position = 0
+    while True:
+        while position < window and sizes[position] > left:
+            position += 1
+        if position < window:
+            if nodes == constants.max_nodes:
+                hit = True
+                break
+            nodes += 1
+            chosen[position] = True
+            work_n, passed, busy = _check_window(times, free, n, work_times, work_free,
+                                                 now, capacity, free_now, sizes, estimates,
+                                                 bounds, chosen, starts, window)
+            if passed and tail > 0:
+                key = _fingerprint(work_bits, work_free, work_n)
+                entry, slot = _tail_find(tails, key, work_bits, work_free, work_n)
+                if entry >= 0:
+                    passed = tails.passed[entry]
+                    if passed:
+                        starts[window:] = tails.starts[entry * tail:(entry + 1) * tail]
+                else:
+                    profile_n = work_n
+                    profile_bits = work_bits[:work_n].copy()
+                    profile_free = work_free[:work_n].copy()
+                    work_n, passed = _place_unchosen(work_times, work_free, work_n, now,
+                                                     sizes, estimates, bounds, chosen, starts,
+                                                     window, m)
+                    _tail_add(tails, slot, key, profile_bits, profile_free, profile_n,
+                              passed, starts, window)
+            if passed:
+                u, ou, su = _metrics(capacity, busy, fair, starts)
+                if not found or _better(constants.goal_g1, u, ou, su, best_u, best_ou,
+                                        best_su):
+                    found = True
+                    best_u, best_ou, best_su = u, ou, su
+                    best[:] = starts
+                path[depth] = position
+                depth += 1
+                left -= sizes[position]
+                position += 1
+            else:
+                chosen[position] = False
+                position += 1
+        else:
+            if depth == 0:
+                break
+            depth -= 1
+            last = path[depth]
+            chosen[last] = False
+            left += sizes[last]
+            position = last + 1
+    return found, best, nodes, hit
+
+
+@kernel
+def select(times, free, n, now, capacity, free_now, mine, size, estimate, submitted, fair,
+           full_slack, constants):
+    """``SlackSelector.select``: the FCFS prefix that fits, then the branch and bound over
+    the rest, else conservative; (starts in queue order, nodes, whether max_nodes hit)."""
+    m = mine.shape[0]
+    work_times, work_free = grown(times, free, n, 2 * m + 2)
+    work_n = n
+    starts = np.empty(m, np.float64)
+    first = 0
+    while first < m and size[mine[first]] <= free_now:
+        job = mine[first]
+        _, _, work_n = reserve(work_times, work_free, work_n, now, now + estimate[job],
+                               size[job], -1, -1)
+        starts[first] = now
+        free_now -= size[job]
+        first += 1
+    if first == m:
+        return starts, 0, 0
+    rest = mine[first:]
+    found, best, found_nodes, hit = slack_search(
+        work_times, work_free, work_n, now, capacity, free_now, size[rest], estimate[rest],
+        submitted[rest], fair[rest], full_slack[rest], constants)
+    if not found:
+        best = place_queue(work_times, work_free, work_n, size[rest], estimate[rest], now)[0]
+    starts[first:] = best
+    return starts, found_nodes, 1 if hit else 0
+
+
+# -- the plain machine (SlackBackfill) ------------------------------------------------------
+@record_type
+class SlackPlain(Record):
+    """Slack-based backfilling on the plain machine: queue, fair starts and counts."""
+
+
+SLACK_PLAIN = SlackPlain([
+    ("constants", SLACK_CONSTANTS), ("capacity", _i8), ("queue", _i8[::1]), ("length", _i8),
+    ("fair", _f8[::1]), ("submitted", _f8[::1]), ("full_slack", _f8[::1]),
+    ("ends", _f8[::1]), ("end_procs", _i8[::1]), ("calls", _i8), ("nodes", _i8),
+    ("hits", _i8), ("wake_at", _f8)])
+
+
+@kernel
+def running_profile(eng, ends, end_procs, capacity):
+    """``SlackBackfill._running_profile``: the running jobs until their estimated ends."""
+    count = running_ends(eng, ends, end_procs)
+    return holding(eng.now, capacity, ends, end_procs, count, 0)
+
+
+@kernel
+def _plain_submit(policy, eng, job):
+    now = eng.now
+    times, frees, steps = running_profile(eng, policy.ends, policy.end_procs, policy.capacity)
+    mine = policy.queue[:policy.length]
+    policy.fair[job] = fair_start(times, frees, steps, eng.size[mine], eng.estimate[mine],
+                                  now, eng.size[job], eng.estimate[job],
+                                  policy.constants.fst_fcfs)
+    policy.submitted[job] = now
+    policy.full_slack[job] = slack_factor(policy.fair[job] - now, policy.constants)
+    policy.queue[policy.length] = job
+    policy.length += 1
+
+
+@kernel
+def _plain_schedule(policy, eng):
+    """``SlackBackfill.schedule``."""
+    now = eng.now
+    times, frees, steps = running_profile(eng, policy.ends, policy.end_procs, policy.capacity)
+    policy.calls += 1
+    length = policy.length
+    mine = policy.queue[:length].copy()
+    free = eng.free[0]
+    starts, found_nodes, hit = select(times, frees, steps, now, policy.capacity, free, mine,
+                                      eng.size, eng.estimate, policy.submitted, policy.fair,
+                                      policy.full_slack, policy.constants)
+    policy.nodes += found_nodes
+    policy.hits += hit
+    kept = 0
+    first_start = np.inf
+    for q in range(length):
+        job = mine[q]
+        # a slot at now may not fit: jobs of estimate 0 reserve nothing, and a job running
+        # past its estimate holds processors the profile shows free (SlackBackfill)
+        if starts[q] <= now and eng.size[job] <= free:
+            start_job(eng, job, eng.size[job], 0)
+            free -= eng.size[job]
+        else:
+            policy.queue[kept] = job
+            kept += 1
+            if starts[q] > now:
+                first_start = min(first_start, starts[q])
+    policy.length = kept
+    if first_start < np.inf and (policy.wake_at <= now or first_start < policy.wake_at):
+        policy.wake_at = first_start
+        wake_up(eng, first_start)
+
+
+compiled_policy(SlackPlain, _plain_schedule, submit=_plain_submit)
+
+
+@kernel
+def slack_plain_run(submit, runtime, estimate, size, capacity, constants):
+    """A whole slack-backfilling run of rigid jobs (arrival order) on the plain machine:
+    the engine's outcome (``loop.outcome``), each job's fair start, and the calls, nodes
+    and calls ``max_nodes`` stopped."""
+    n = submit.shape[0]
+    eng = rigid_engine(submit, runtime, estimate, size, capacity)
+    policy = new(SLACK_PLAIN)
+    policy.constants = constants
+    policy.capacity = capacity
+    policy.queue = np.empty(n, np.int64)
+    policy.length = 0
+    policy.fair = np.full(n, np.nan)
+    policy.submitted = np.zeros(n)
+    policy.full_slack = np.zeros(n)
+    policy.ends = np.empty(n, np.float64)
+    policy.end_procs = np.empty(n, np.int64)
+    policy.calls = 0
+    policy.nodes = 0
+    policy.hits = 0
+    policy.wake_at = -np.inf
+    loop.run(policy, eng)
+    return loop.outcome(eng), policy.fair, policy.calls, policy.nodes, policy.hits
