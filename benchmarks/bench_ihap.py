@@ -36,6 +36,7 @@ def point_spec(policy: str, workload: Path) -> dict:
             "fixed": {}, "inner": {}, "labels": {}, "machine": {
                 "load": {"name": "uniform", "params": {"max_percent": 30}}, "partitions": [],
                 "procs": machine.procs, "speeds": list(machine.speeds), "unit": 1},
+            "measure": "schedsim.experiments.families.ihap_measure",
             "model": "hyperexp", "params": {}, "point": "bench", "policy": policy,
             "seeds": [1], "target": "IHAP-BENCH", "trace": None, "variant": "bench",
             "variant_column": "workload", "workload_info": False,

@@ -17,6 +17,7 @@ keep their projected end; suspended jobs have NaN end.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from schedsim.jobs import Job
@@ -54,7 +55,7 @@ class Schedule:
     end: list[float]
     procs: list[int]
     partition: list[int]
-    processors: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    processors: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     split: dict[int, list[tuple[float, float, tuple[int, ...]]]] = field(default_factory=dict)
     stopped_at: float | None = None
     statistics: dict[str, float] = field(default_factory=dict)

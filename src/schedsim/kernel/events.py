@@ -3,7 +3,9 @@
 kind's priority times 2^48 plus the insertion counter.
 
 The heap lives in the engine's record (fields ``heap_time``, ``heap_key``, ``heap_job``,
-``heap_size``); :func:`push` grows its arrays when they are full.
+``heap_size``); :func:`make_room` grows its arrays before pushes, and :func:`push` and
+:func:`pop` work on the arrays themselves, so that a caller that pushes many entries (a
+redraw re-timing every running job) reads the record's fields once.
 """
 
 from __future__ import annotations
@@ -31,21 +33,26 @@ def _before(times, keys, a, b):
 
 
 @kernel
-def _grow(eng):
+def make_room(eng, entries):
+    """Grow the heap's arrays, if needed, to hold ``entries`` more entries."""
     size = eng.heap_size
-    eng.heap_time = np.concatenate((eng.heap_time, np.empty(size, np.float64)))
-    eng.heap_key = np.concatenate((eng.heap_key, np.empty(size, np.int64)))
-    eng.heap_job = np.concatenate((eng.heap_job, np.empty(size, np.int64)))
+    room = eng.heap_time.shape[0]
+    if size + entries <= room:
+        return
+    room = max(2 * room, size + entries)
+    times = np.empty(room, np.float64)
+    keys = np.empty(room, np.int64)
+    jobs = np.empty(room, np.int64)
+    times[:size] = eng.heap_time[:size]
+    keys[:size] = eng.heap_key[:size]
+    jobs[:size] = eng.heap_job[:size]
+    eng.heap_time, eng.heap_key, eng.heap_job = times, keys, jobs
 
 
 @kernel
-def push(eng, time, key, job):
-    """Add an entry."""
-    if eng.heap_size == eng.heap_time.shape[0]:
-        _grow(eng)
-    times, keys, jobs = eng.heap_time, eng.heap_key, eng.heap_job
-    i = eng.heap_size
-    eng.heap_size = i + 1
+def push(times, keys, jobs, size, time, key, job):
+    """Add an entry to a heap of ``size`` entries with room for it; returns the size."""
+    i = size
     times[i] = time
     keys[i] = key
     jobs[i] = job
@@ -57,14 +64,13 @@ def push(eng, time, key, job):
         keys[parent], keys[i] = keys[i], keys[parent]
         jobs[parent], jobs[i] = jobs[i], jobs[parent]
         i = parent
+    return size + 1
 
 
 @kernel
-def pop(eng):
-    """Remove the first entry (read it at index 0 before)."""
-    times, keys, jobs = eng.heap_time, eng.heap_key, eng.heap_job
-    size = eng.heap_size - 1
-    eng.heap_size = size
+def pop(times, keys, jobs, size):
+    """Remove the first entry (read it at index 0 before); returns the size."""
+    size -= 1
     times[0] = times[size]
     keys[0] = keys[size]
     jobs[0] = jobs[size]
@@ -80,3 +86,35 @@ def pop(eng):
         keys[low], keys[i] = keys[i], keys[low]
         jobs[low], jobs[i] = jobs[i], jobs[low]
         i = low
+    return size
+
+
+@kernel
+def drop(times, keys, jobs, size, live_key, state, running):
+    """Remove the completion entries that are no longer their job's current one (the job
+    was re-timed, or no longer runs); keeps every other entry; returns the size. The
+    order in which entries leave the heap depends on their (time, key) alone, which no
+    two entries share, so rebuilding the heap changes no order."""
+    kept = 0
+    for i in range(size):
+        job = jobs[i]
+        if job >= 0 and (state[job] != running or keys[i] != live_key[job]):
+            continue
+        times[kept] = times[i]
+        keys[kept] = keys[i]
+        jobs[kept] = job
+        kept += 1
+    for start in range(kept // 2 - 1, -1, -1):  # heapify
+        i = start
+        while True:
+            low = i
+            for child in (2 * i + 1, 2 * i + 2):
+                if child < kept and _before(times, keys, child, low):
+                    low = child
+            if low == i:
+                break
+            times[low], times[i] = times[i], times[low]
+            keys[low], keys[i] = keys[i], keys[low]
+            jobs[low], jobs[i] = jobs[i], jobs[low]
+            i = low
+    return kept

@@ -8,7 +8,7 @@ refused decision, a job never started) and maps it back to the workload's order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -121,14 +121,34 @@ def schedule_of(outcome: Outcome, cols: Columns, machine: Machine, jobs: list[Jo
     for job, begin, finish in zip(order[outcome.seg_job].tolist(), outcome.seg_begin.tolist(),
                                   outcome.seg_end.tolist(), strict=True):
         split.setdefault(job, []).append((begin, finish, ()))
-    processors: dict[int, tuple[int, ...]] = {}
+    processors: Mapping[int, tuple[int, ...]] = {}
     if outcome.alloc.size:
-        at, alloc, counts = outcome.alloc_at.tolist(), outcome.alloc.tolist(), \
-            outcome.procs.tolist()
-        processors = {job: tuple(alloc[at[k]:at[k] + counts[k]])
-                      for k, job in enumerate(order.tolist())}
+        at = np.empty(n, np.int64)
+        at[order] = outcome.alloc_at
+        processors = ProcessorLists(at, procs, outcome.alloc)
     return Schedule(machine, jobs, start.tolist(), end.tolist(), procs.tolist(),
                     partition.tolist(), processors, split, None, dict(statistics or {}))
+
+
+class ProcessorLists(Mapping[int, tuple[int, ...]]):
+    """Job index -> the processors it started on, read from a compiled run's arrays when
+    asked (a 217,000-job run would spend a second building every tuple): job ``i`` ran on
+    ``alloc[at[i]:at[i] + count[i]]``."""
+
+    def __init__(self, at: np.ndarray, count: np.ndarray, alloc: np.ndarray) -> None:
+        self._at, self._count, self._alloc = at, count, alloc
+
+    def __getitem__(self, index: int) -> tuple[int, ...]:
+        if not 0 <= index < self._at.shape[0]:
+            raise KeyError(index)
+        at = int(self._at[index])
+        return tuple(self._alloc[at:at + int(self._count[index])].tolist())
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(self._at.shape[0]))
+
+    def __len__(self) -> int:
+        return int(self._at.shape[0])
 
 
 def in_workload_order(values: np.ndarray, cols: Columns) -> np.ndarray:

@@ -103,7 +103,7 @@ def _adaptive_schedule(policy, eng):
     keys = (weight.max() - weight) * (speed_int.max() + 1) * procs \
         + (speed_int.max() - speed_int) * procs + np.arange(procs)
     order = np.argsort(keys)  # idle processors in the order (-w, -b, k)
-    owner, queue, chosen = eng.owner, policy.queue, policy.chosen
+    owner, queue, chosen, pmax = eng.owner, policy.queue, policy.chosen, policy.pmax
     idle_weight = 0
     for k in range(procs):
         if owner[k] < 0:
@@ -117,7 +117,7 @@ def _adaptive_schedule(policy, eng):
     kept = 0
     for q in range(length):
         job = queue[q]
-        tau = min(size, policy.pmax[job])
+        tau = min(size, pmax[job])
         if idle_weight < tau * unit:
             if not constants.fpfs or idle_weight < unit:  # FCFS, or not even tau = 1 fits
                 for r in range(q, length):  # the rest wait, in order
@@ -147,7 +147,7 @@ def _adaptive_schedule(policy, eng):
     policy.length = kept
 
 
-compiled_policy(AdaptiveState, _adaptive_schedule, submit=_enqueue)
+compiled_policy(AdaptiveState, _adaptive_schedule, submit=_enqueue, events_only=True)
 
 
 @kernel
@@ -160,6 +160,9 @@ def adaptive_run(submit, work, pmax, speed, speed_int, loads, constants):
     eng = new_engine(submit, np.zeros(n), np.zeros(n), np.zeros(n, np.int64), work,
                      np.array([procs], np.int64), 1)
     track_processors(eng, speed, loads)
+    # the policy decides only at events: a re-timed job's old completion entry would make
+    # an instant at which nothing happens (loop.compiled_policy, events_only)
+    eng.drop_stale = True
     policy = new(ADAPTIVE_STATE)
     policy.constants = constants
     policy.pmax = pmax
