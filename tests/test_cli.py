@@ -278,7 +278,7 @@ def test_cwf_estimates_below_the_run_time_are_raised_as_for_swf(tmp_path: Path) 
     path = tmp_path / "w.cwf"
     path.write_text(f"{GOOD.replace(' 100 4 ', ' 201 4 ', 1)} -1 S -1\n"
                     f"{GOOD.replace('1 0 ', '2 0 ', 1)} -1 S -1\n")
-    result = run_cli("simulate", str(path), "--policy", "conservative", "--out",
-                     str(tmp_path / "s.swf"))
+    result = run_cli("simulate", str(path), "--policy", "conservative", "--procs", "4",
+                     "--out", str(tmp_path / "s.swf"))
     assert result.returncode == 0, result.stderr
     assert [r.wait for r in read_swf(tmp_path / "s.swf").records] == [0, 201]

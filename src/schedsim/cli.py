@@ -21,16 +21,16 @@ import numpy as np
 
 from schedsim import __version__
 from schedsim.atomic import stage_text, write_text_atomic
-from schedsim.engine import Schedule, SimulationError, simulate
+from schedsim.engine import SimulationError, simulate
 from schedsim.errors import InputError
+from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.metrics import summarize, summarize_columns
 from schedsim.params import split_assignments
 from schedsim.policies.registry import all_policies, make_policy
 from schedsim.workloads.base import all_models, get_model
-from schedsim.workloads.columns import ColumnWorkload, load_columns, swf_lines
+from schedsim.workloads.columns import swf_lines
 from schedsim.workloads.load import Workload, load_workload
-from schedsim.workloads.swf import format_record
 
 
 class _Parser(argparse.ArgumentParser):
@@ -108,27 +108,71 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise InputError(f"--tau={args.tau} must be a positive number of seconds")
     outputs = [args.out, *([args.metrics] if args.metrics else [])]
     check_outputs(outputs, args.workload)
-    columns = load_columns(args.workload, procs=args.procs, estimates=args.estimates)
-    if columns is not None:
-        return _simulate_columns(args, columns)
     workload = load_workload(args.workload, procs=args.procs, estimates=args.estimates)
-    machine = workload.machine if args.unit == 1 else Machine(
-        workload.machine.procs, args.unit, workload.machine.partitions, workload.machine.speeds)
+    base = workload.machine
+    machine = base if args.unit == 1 else Machine(base.procs, args.unit, base.partitions,
+                                                  base.speeds)
     params = split_assignments(args.param, f"policy {args.policy}")
     policy = make_policy(args.policy, params, machine)
-    with _progress(len(workload.jobs)) as tick:
-        if tick is not None and getattr(policy, "simulate_compiled", None) is None:
-            policy = _ProgressPolicy(policy, tick)
-        schedule = simulate(workload.jobs, machine, policy, workload.changes)
-    texts = {args.out: schedule_swf(schedule, workload, args.policy)}
+    start, end, procs, summary, jobs = _run(args, workload, machine, policy)
+    rows = workload.rows if workload.rows is not None else job_rows(jobs)
+    header = "".join(f";{h}\n" for h in _schedule_header(args.policy, workload.path, machine))
+    texts: dict[str, str | Iterable[str]] = {
+        args.out: itertools.chain([header], swf_lines(rows, start, end, procs))}
     if args.metrics:
-        texts[args.metrics] = _metrics_text(summarize(schedule, tau=args.tau).as_dict(),
-                                            args, machine, workload.report)
+        texts[args.metrics] = _metrics_text(summary, args, machine, workload.report)
     write_all_or_none(texts)
     if workload.report is not None and workload.report.dropped:
         print(f"schedsim simulate: note: {args.workload}: {workload.report.summary()}",
               file=sys.stderr)
     return 0
+
+
+def _run(args: argparse.Namespace, workload: Workload, machine: Machine, policy: Any
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any], Sequence[Job]]:
+    """Start, end and processors of every job, the summary metrics and the jobs as the
+    run left them (elastic commands change run times and estimates): a compiled run on
+    the columns of a plain SWF file where the policy has one, else the engine."""
+    compiled = _columns_run(workload, machine, policy, args.tau)
+    if compiled is not None:
+        return compiled
+    jobs = workload.jobs
+    with _progress(len(jobs)) as tick:
+        if tick is not None and getattr(policy, "simulate_compiled", None) is None:
+            policy = _ProgressPolicy(policy, tick)
+        schedule = simulate(jobs, machine, policy, workload.changes)
+    return (np.array(schedule.start), np.array(schedule.end),
+            np.array(schedule.procs, dtype=np.int64), summarize(schedule, tau=args.tau).as_dict(),
+            schedule.jobs)
+
+
+def _columns_run(workload: Workload, machine: Machine, policy: Any, tau: float
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any], list[Job]] | None:
+    """:func:`_run` through the policy's compiled run of columns, or None where it has
+    none (or declines the run)."""
+    compiled = getattr(policy, "simulate_columns", None)
+    columns = workload.columns
+    if compiled is None or columns is None or workload.changes:
+        return None
+    result = compiled(columns.submit, columns.runtime, columns.estimate, columns.procs)
+    if result is None:
+        return None
+    start, end, procs = result
+    summary = summarize_columns(columns.submit, start, end, procs, machine.procs, tau)
+    return start, end, procs, summary.as_dict(), []
+
+
+def job_rows(jobs: Sequence[Job]) -> np.ndarray:
+    """SWF lines (18 fields) for jobs read from a file without them (CWF): field 8 the
+    processors, 9 the estimate, 11 status 1, 12-16 user, group, application, queue,
+    partition, the others -1 (unknown)."""
+    rows = np.full((len(jobs), 18), -1.0)
+    rows[:, 10] = 1
+    for i, job in enumerate(jobs):
+        rows[i, [0, 1, 7, 8, 11, 12, 13, 14, 15]] = (
+            job.id, job.submit, job.procs, job.estimate, job.user, job.group, job.app,
+            job.queue, job.partition)
+    return rows
 
 
 def check_outputs(outputs: Sequence[str], source: str | None) -> None:
@@ -163,44 +207,6 @@ def write_all_or_none(texts: dict[str, str | Iterable[str]]) -> None:
         raise InputError(f"cannot write {err.filename or ''}: {err.strerror or err}") from None
 
 
-def _simulate_columns(args: argparse.Namespace, workload: ColumnWorkload) -> int:
-    """``cmd_simulate`` on a plain SWF file held in columns (``workloads.columns``): the
-    same outputs; the jobs become ``Job`` objects only if the policy has no compiled run
-    of columns."""
-    base = workload.machine
-    machine = base if args.unit == 1 else Machine(base.procs, args.unit, base.partitions,
-                                                  base.speeds)
-    params = split_assignments(args.param, f"policy {args.policy}")
-    policy = make_policy(args.policy, params, machine)
-    compiled = getattr(policy, "simulate_columns", None)
-    result = compiled(workload.submit, workload.runtime, workload.estimate,
-                      workload.procs) if compiled is not None else None
-    if result is not None:
-        start, end, procs = result
-        summary = summarize_columns(workload.submit, start, end, procs, machine.procs,
-                                    args.tau) if args.metrics else None
-    else:
-        jobs = workload.jobs()
-        with _progress(len(jobs)) as tick:
-            if tick is not None and getattr(policy, "simulate_compiled", None) is None:
-                policy = _ProgressPolicy(policy, tick)
-            schedule = simulate(jobs, machine, policy)
-        start, end = np.array(schedule.start), np.array(schedule.end)
-        procs = np.array(schedule.procs, dtype=np.int64)
-        summary = summarize(schedule, tau=args.tau) if args.metrics else None
-    header = "".join(f";{h}\n" for h in _schedule_header(args.policy, workload.path, machine))
-    texts: dict[str, str | Iterable[str]] = {
-        args.out: itertools.chain([header], swf_lines(workload.rows, start, end, procs))}
-    if summary is not None:
-        texts[args.metrics] = _metrics_text(summary.as_dict(), args, machine,
-                                            workload.report)
-    write_all_or_none(texts)
-    if workload.report.dropped:
-        print(f"schedsim simulate: note: {args.workload}: {workload.report.summary()}",
-              file=sys.stderr)
-    return 0
-
-
 def _schedule_header(policy: str, path: str, machine: Machine) -> list[str]:
     return [f" Schedule: policy {policy} by schedsim {__version__}", f" Workload: {path}",
             f" MaxProcs: {machine.procs}"]
@@ -208,26 +214,13 @@ def _schedule_header(policy: str, path: str, machine: Machine) -> list[str]:
 
 def _metrics_text(summary: dict[str, Any], args: argparse.Namespace, machine: Machine,
                   report: Any) -> str:
+    summary = dict(summary)
     summary.update({"policy": args.policy, "workload": str(args.workload),
                     "procs": machine.procs, "estimates": args.estimates,
                     "schedsim_version": __version__})
     if report is not None:
         summary["cleaning"] = report.as_dict()
     return json.dumps(summary, indent=2, sort_keys=True, allow_nan=False) + "\n"
-
-
-def schedule_swf(schedule: Schedule, workload: Workload, policy: str) -> str:
-    """The schedule as SWF: field 3 = wait, 4 = run time, 5 = processors allocated."""
-    lines = [f";{h}" for h in _schedule_header(policy, workload.path, schedule.machine)]
-    for job, start, end, procs in zip(schedule.jobs, schedule.start, schedule.end,
-                                      schedule.procs, strict=True):
-        original = workload.records.get(job.id)
-        record = list(original) if original is not None else [
-            job.id, job.submit, -1, -1, -1, -1, -1, job.procs, job.estimate, -1, 1,
-            job.user, job.group, job.app, job.queue, job.partition, -1, -1]
-        record[2], record[3], record[4] = start - job.submit, end - start, procs
-        lines.append(format_record(record))
-    return "\n".join(lines) + "\n"
 
 
 def cmd_policies(args: argparse.Namespace) -> int:
