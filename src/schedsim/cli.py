@@ -11,24 +11,30 @@ import argparse
 import itertools
 import json
 import math
-import os
 import sys
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any, NoReturn
 
 import numpy as np
 
 from schedsim import __version__
-from schedsim.atomic import stage_text, write_text_atomic
+from schedsim.atomic import (
+    Terminated,
+    check_output,
+    on_signals_raise,
+    target,
+    write_all_or_none,
+    write_text_atomic,
+)
 from schedsim.engine import SimulationError, simulate
 from schedsim.errors import InputError
 from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.metrics import summarize, summarize_columns
+from schedsim.numbers import to_float, to_int
 from schedsim.params import split_assignments
 from schedsim.policies.registry import all_policies, make_policy
-from schedsim.workloads.base import all_models, get_model
+from schedsim.workloads.base import MAX_JOBS, SEED_RANGE, all_models, get_model
 from schedsim.workloads.columns import swf_lines
 from schedsim.workloads.load import Workload, load_workload
 
@@ -40,6 +46,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
+def integer(text: str) -> int:
+    """An option's integer, spelled as ``schedsim.numbers`` reads numbers (not ``1_000``)."""
+    try:
+        return to_int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def number(text: str) -> float:
+    """An option's number (``schedsim.numbers``)."""
+    try:
+        return to_float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="schedsim", description="Parallel-job scheduling simulator.")
     parser.add_argument("--version", action="version", version=f"schedsim {__version__}")
@@ -47,8 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     gen = sub.add_parser("generate", help="generate a synthetic workload")
     gen.add_argument("model", help="workload model (see `schedsim models`)")
-    gen.add_argument("--jobs", type=int, required=True, help="number of jobs")
-    gen.add_argument("--seed", type=int, required=True, help="random seed")
+    gen.add_argument("--jobs", type=integer, required=True,
+                     help=f"number of jobs (1 to {MAX_JOBS:,})")
+    gen.add_argument("--seed", type=integer, required=True,
+                     help=f"random seed ({SEED_RANGE[0]} to {SEED_RANGE[1]})")
     gen.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                      help="model parameter (repeatable)")
     gen.add_argument("--out", required=True, help="output workload file")
@@ -58,12 +82,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--policy", required=True, help="policy name (see `schedsim policies`)")
     sim.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                      help="policy parameter (repeatable)")
-    sim.add_argument("--procs", type=int, default=None,
-                     help="machine size (default: the file's MaxProcs header)")
-    sim.add_argument("--unit", type=int, default=1, help="allocation unit (default 1)")
+    sim.add_argument("--procs", type=integer, default=None,
+                     help="machine size (default: the file's MaxProcs header; a file "
+                          "without one needs it)")
+    sim.add_argument("--unit", type=integer, default=1, help="allocation unit (default 1)")
     sim.add_argument("--estimates", choices=("requested", "exact"), default="requested",
                      help="scheduler's runtime estimates (default: requested)")
-    sim.add_argument("--tau", type=float, default=10.0,
+    sim.add_argument("--tau", type=number, default=10.0,
                      help="bounded-slowdown threshold in seconds (default 10)")
     sim.add_argument("--out", required=True, help="output schedule (SWF)")
     sim.add_argument("--metrics", default=None, help="write summary metrics as JSON")
@@ -76,7 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return _COMMANDS[args.command](args)
+        with on_signals_raise():
+            return _COMMANDS[args.command](args)
+    except Terminated as signal:
+        print(f"schedsim {args.command}: {signal.name}: stopped; no output written",
+              file=sys.stderr)
+        return 128 + signal.signum
     except InputError as err:
         print(f"schedsim {args.command}: error: {err}", file=sys.stderr)
         return 2
@@ -93,11 +123,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    check_outputs([args.out], None)
     model = get_model(args.model)
+    model.check_output_name(args.out)
+    check_outputs([args.out], None)
     params = split_assignments(args.param, f"generate {args.model}")
-    text = model.run(args.jobs, args.seed, params)
-    write_text_atomic(args.out, text)
+    write_text_atomic(args.out, model.pieces(args.jobs, args.seed, params))
     return 0
 
 
@@ -177,34 +207,11 @@ def job_rows(jobs: Sequence[Job]) -> np.ndarray:
 
 def check_outputs(outputs: Sequence[str], source: str | None) -> None:
     """Refuse, before any work, output paths that cannot be written or clash."""
-    resolved = [Path(p).resolve() for p in outputs]
-    if source is not None and Path(source).resolve() in resolved:
+    written = [check_output(p) for p in outputs]
+    if source is not None and target(source) in written:
         raise InputError(f"output {source} is the input workload; choose another path")
-    if len(set(resolved)) < len(resolved):
+    if len(set(written)) < len(written):
         raise InputError(f"--out and --metrics are the same file ({outputs[0]})")
-    for path, full in zip(outputs, resolved, strict=True):
-        if full.is_dir():
-            raise InputError(f"output {path} is a directory; give a file path")
-        parent = full.parent
-        if not parent.is_dir():
-            raise InputError(f"output {path}: directory {parent} does not exist")
-        if not os.access(parent, os.W_OK) or (full.exists() and not os.access(full, os.W_OK)):
-            raise InputError(f"output {path}: not writable")
-
-
-def write_all_or_none(texts: dict[str, str | Iterable[str]]) -> None:
-    """Write every file atomically, all of them or (on an error) none of them (a text
-    may come in pieces: ``stage_text``)."""
-    staged: list[tuple[str, Path]] = []
-    try:
-        for path, text in texts.items():
-            staged.append((path, stage_text(path, text)))
-        for path, temporary in staged:
-            os.replace(temporary, path)
-    except OSError as err:
-        for _, temporary in staged:
-            temporary.unlink(missing_ok=True)
-        raise InputError(f"cannot write {err.filename or ''}: {err.strerror or err}") from None
 
 
 def _schedule_header(policy: str, path: str, machine: Machine) -> list[str]:

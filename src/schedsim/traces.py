@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import http.client
-import os
 import sys
 import time
 import urllib.error
@@ -28,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from schedsim.atomic import stage_bytes
+from schedsim.atomic import commit, stage_bytes
 from schedsim.errors import InputError
 
 CHUNK = 1 << 20
@@ -143,7 +142,7 @@ def fetch(url: str, out: str | Path, sha256: str | None, timeout: float = 60.0,
                 staged.unlink(missing_ok=True)
                 raise InputError(f"{url}: SHA-256 {hashlib.sha256(data).hexdigest()} does "
                                  f"not match the expected {sha256}") from None
-            os.replace(staged, out)
+            commit(staged, out)
             return
         if attempt < retries:
             time.sleep(wait * (attempt + 1))

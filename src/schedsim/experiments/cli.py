@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from schedsim.atomic import Terminated, on_signals_raise
 from schedsim.errors import InputError
 from schedsim.experiments import spec as specs
 from schedsim.experiments.family import get_family
@@ -108,7 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return COMMANDS[args.command](args)
+        with on_signals_raise():
+            return COMMANDS[args.command](args)
+    except Terminated as signal:
+        print(f"schedsim experiments {args.command}: {signal.name}: stopped",
+              file=sys.stderr)
+        return 128 + signal.signum
     except (InputError, KeyError, ValueError, FileNotFoundError) as err:
         print(f"schedsim experiments {args.command}: error: {err}", file=sys.stderr)
         return 2

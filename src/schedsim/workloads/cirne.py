@@ -15,8 +15,9 @@ file layout is defined in docs/formats-cirne.md.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from schedsim.jobs import Job
 from schedsim.numbers import to_float, to_int
 from schedsim.params import ParamSpec
 from schedsim.speedup import DowneySpeedup, downey_speedup
-from schedsim.workloads.base import WorkloadModel, register
+from schedsim.workloads.base import WorkloadModel, register, text_pieces
 from schedsim.workloads.swf import SwfTable, read_swf_table
 
 SECONDS_PER_DAY = 86_400
@@ -336,15 +337,19 @@ def _job_line(job: Job) -> str:
 
 def format_moldable_swf(workload: CirneWorkload, seed: int, params: Mapping[str, Any]) -> str:
     """The whole SWF text: header, one '; Downey:' line per job, then the job lines."""
-    lines = _header(workload, seed, params)
-    lines += [_downey_line(job) for job in workload.jobs]
-    lines += [_job_line(job) for job in workload.jobs]
-    return "\n".join(lines) + "\n"
+    return "".join(moldable_swf_pieces(workload, seed, params))
 
 
-def generate(jobs: int, seed: int, params: Mapping[str, Any]) -> str:
-    """WorkloadModel entry point: the SWF text of ``jobs`` cirne01 jobs."""
-    return format_moldable_swf(build_cirne_workload(jobs, seed, params), seed, params)
+def moldable_swf_pieces(workload: CirneWorkload, seed: int, params: Mapping[str, Any]
+                        ) -> Iterator[str]:
+    """:func:`format_moldable_swf` in pieces (``base.text_pieces``)."""
+    lines = itertools.chain(map(_downey_line, workload.jobs), map(_job_line, workload.jobs))
+    return text_pieces(_header(workload, seed, params), lines)
+
+
+def generate(jobs: int, seed: int, params: Mapping[str, Any]) -> Iterator[str]:
+    """WorkloadModel entry point: the SWF text of ``jobs`` cirne01 jobs, in pieces."""
+    return moldable_swf_pieces(build_cirne_workload(jobs, seed, params), seed, params)
 
 
 # ----------------------------------------------------------------------------- SWF input

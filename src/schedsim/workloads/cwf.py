@@ -46,6 +46,7 @@ from schedsim.errors import InputError
 from schedsim.inputs import check_text, read_input
 from schedsim.jobs import BATCH, DEDICATED, Job, RuntimeChange
 from schedsim.numbers import to_float
+from schedsim.workloads.base import text_pieces
 from schedsim.workloads.swf import MAX_VALUE, Header
 
 SUBMIT = "S"
@@ -106,11 +107,23 @@ def format_cwf(
     jobs: Sequence[Job], changes: Sequence[RuntimeChange], header: Sequence[str] = ()
 ) -> str:
     """The whole CWF text: header comment lines, then all lines sorted by time (stable)."""
-    timed = [(job.submit, submission_fields(job)) for job in jobs]
-    timed += [(change.time, change_fields(change)) for change in changes]
-    timed.sort(key=lambda item: item[0])
-    lines = [_comment(h) for h in header] + [" ".join(fields) for _, fields in timed]
-    return "\n".join(lines) + "\n"
+    return "".join(cwf_pieces(jobs, changes, header))
+
+
+def cwf_pieces(jobs: Sequence[Job], changes: Sequence[RuntimeChange],
+               header: Sequence[str] = ()) -> Iterator[str]:
+    """:func:`format_cwf` in pieces, each line made when its piece is asked for
+    (``base.text_pieces``): submissions and commands sorted by time, stably (at equal
+    times submissions first, each group in the given order)."""
+    times = [job.submit for job in jobs] + [change.time for change in changes]
+    order = sorted(range(len(times)), key=times.__getitem__)
+    count = len(jobs)
+
+    def line(i: int) -> str:
+        fields = submission_fields(jobs[i]) if i < count else change_fields(changes[i - count])
+        return " ".join(fields)
+
+    return text_pieces([_comment(h) for h in header], map(line, order))
 
 
 def write_cwf(

@@ -23,7 +23,7 @@ docs/deviations-workloads.md.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ from schedsim.inputs import read_input
 from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.params import ParamSpec
-from schedsim.workloads.base import WorkloadModel, register
+from schedsim.workloads.base import WorkloadModel, register, text_pieces
 from schedsim.workloads.swf import SwfTable, format_number, read_swf_table
 
 STREAM_NAMES = ("arrival", "pmax", "demand")
@@ -247,12 +247,18 @@ def _job_line(job: Job) -> str:
 
 def format_hyperexp_swf(jobs: Sequence[Job], seed: int, params: Mapping[str, Any]) -> str:
     """The whole SWF text of a hyperexp workload."""
-    return "\n".join(_header(jobs, seed, params) + [_job_line(j) for j in jobs]) + "\n"
+    return "".join(hyperexp_swf_pieces(jobs, seed, params))
 
 
-def generate(jobs: int, seed: int, params: Mapping[str, Any]) -> str:
-    """WorkloadModel entry point: the SWF text of ``jobs`` hyperexp jobs."""
-    return format_hyperexp_swf(generate_hyperexp_jobs(jobs, seed, params), seed, params)
+def hyperexp_swf_pieces(jobs: Sequence[Job], seed: int, params: Mapping[str, Any]
+                        ) -> Iterator[str]:
+    """:func:`format_hyperexp_swf` in pieces (``base.text_pieces``)."""
+    return text_pieces(_header(jobs, seed, params), map(_job_line, jobs))
+
+
+def generate(jobs: int, seed: int, params: Mapping[str, Any]) -> Iterator[str]:
+    """WorkloadModel entry point: the SWF text of ``jobs`` hyperexp jobs, in pieces."""
+    return hyperexp_swf_pieces(generate_hyperexp_jobs(jobs, seed, params), seed, params)
 
 
 def hyperexp_jobs(table: SwfTable) -> list[Job]:

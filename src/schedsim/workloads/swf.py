@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -24,6 +24,7 @@ from schedsim.errors import InputError
 from schedsim.inputs import check_text, read_input
 from schedsim.machine import MAX_PROCS
 from schedsim.numbers import to_float
+from schedsim.workloads.base import text_pieces
 
 FIELD_NAMES = (
     "job number", "submit time", "wait time", "run time", "allocated processors",
@@ -339,9 +340,13 @@ def format_record(record: Iterable[float]) -> str:
 
 def swf_text(header: Iterable[str], records: Iterable[Iterable[float]]) -> str:
     """SWF file text from header lines (without ';') and records."""
+    return "".join(swf_pieces(header, records))
+
+
+def swf_pieces(header: Iterable[str], records: Iterable[Iterable[float]]) -> Iterator[str]:
+    """:func:`swf_text` in pieces (``base.text_pieces``)."""
     lines = [f"; {h}".rstrip() if h and not h.startswith(" ") else f";{h}" for h in header]
-    lines.extend(format_record(r) for r in records)
-    return "\n".join(lines) + "\n"
+    return text_pieces(lines, map(format_record, records))
 
 
 def write_swf(path: str | Path, log: SwfLog) -> None:
