@@ -11,6 +11,7 @@ import argparse
 import itertools
 import json
 import math
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
@@ -34,6 +35,7 @@ from schedsim.metrics import summarize, summarize_columns
 from schedsim.numbers import to_float, to_int
 from schedsim.params import split_assignments
 from schedsim.policies.registry import all_policies, make_policy
+from schedsim.progress import Progress, compile_notice
 from schedsim.workloads.base import MAX_JOBS, SEED_RANGE, all_models, get_model
 from schedsim.workloads.columns import swf_lines
 from schedsim.workloads.load import Workload, load_workload
@@ -113,6 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SimulationError as err:
         print(f"schedsim {args.command}: simulation error: {err}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # output piped into e.g. `head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as err:  # a file system error the checks could not foresee
         print(f"schedsim {args.command}: error: {err.filename or ''}: {err.strerror or err}",
               file=sys.stderr)
@@ -132,6 +137,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    with compile_notice("schedsim simulate"):
+        return _simulate(args)
+
+
+def _simulate(args: argparse.Namespace) -> int:
     if args.procs is not None and args.procs <= 0:
         raise InputError(f"--procs={args.procs} must be a positive integer")
     if not (math.isfinite(args.tau) and args.tau > 0):
@@ -167,8 +177,8 @@ def _run(args: argparse.Namespace, workload: Workload, machine: Machine, policy:
     if compiled is not None:
         return compiled
     jobs = workload.jobs
-    with _progress(len(jobs)) as tick:
-        if tick is not None and getattr(policy, "simulate_compiled", None) is None:
+    with Progress(len(jobs), "schedsim simulate") as tick:
+        if getattr(policy, "simulate_compiled", None) is None:
             policy = _ProgressPolicy(policy, tick)
         schedule = simulate(jobs, machine, policy, workload.changes)
     return (np.array(schedule.start), np.array(schedule.end),
@@ -231,19 +241,37 @@ def _metrics_text(summary: dict[str, Any], args: argparse.Namespace, machine: Ma
 
 
 def cmd_policies(args: argparse.Namespace) -> int:
-    for name, entry in all_policies().items():
-        print(f"{name}  [{entry.family}]  {entry.description}")
-        for spec in entry.specs():
-            print(f"    {spec.name} = {spec.default!r}  ({spec.allowed()}): {spec.help}")
+    """Policies by family; a policy with the same parameters as the one before it in its
+    family says so instead of listing them again."""
+    by_family: dict[str, list[Any]] = {}
+    for entry in all_policies().values():
+        by_family.setdefault(entry.family, []).append(entry)
+    for family, entries in by_family.items():
+        print(f"{family}:")
+        shown: dict[tuple[Any, ...], str] = {}
+        for entry in entries:
+            print(f"  {entry.name}: {entry.description}")
+            specs = entry.specs()
+            if specs and specs in shown:
+                print(f"      parameters as {shown[specs]}")
+                continue
+            shown.setdefault(specs, entry.name)
+            _print_params(specs)
     return 0
 
 
 def cmd_models(args: argparse.Namespace) -> int:
     for name, model in all_models().items():
-        print(f"{name}  [{model.file_format}]  {model.description}")
-        for spec in model.params:
-            print(f"    {spec.name} = {spec.default!r}  ({spec.allowed()}): {spec.help}")
+        print(f"{name} (writes {model.file_format.upper()}): {model.description}")
+        _print_params(model.params)
     return 0
+
+
+def _print_params(specs: Sequence[Any]) -> None:
+    for spec in specs:
+        default = {"": "''", True: "true", False: "false"}.get(spec.default, spec.default) \
+            if isinstance(spec.default, str | bool) else spec.default
+        print(f"      {spec.name} = {default}  ({spec.allowed()}): {spec.help}")
 
 
 _COMMANDS = {"generate": cmd_generate, "simulate": cmd_simulate,
@@ -251,46 +279,18 @@ _COMMANDS = {"generate": cmd_generate, "simulate": cmd_simulate,
 
 
 class _ProgressPolicy:
-    """Forwards to a policy and ticks a progress bar on every completion."""
+    """Forwards everything to a policy, and counts each completion as a job done."""
 
     def __init__(self, policy: Any, tick: Any) -> None:
         self._policy = policy
         self._tick = tick
-        self.submit = policy.submit
-        self.change = policy.change
-        self.schedule = policy.schedule
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._policy, name)
 
     def finish(self, job: Any, view: Any) -> None:
         self._tick()
         self._policy.finish(job, view)
-
-
-class _progress:
-    """A tqdm bar on stderr, shown after 2 s, only when stderr is a terminal."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.bar: Any = None
-
-    def __enter__(self) -> Any:
-        if not sys.stderr.isatty():
-            return None
-        from tqdm import tqdm
-
-        self.bar = tqdm(total=self.total, unit="job", delay=2.0, file=sys.stderr,
-                        mininterval=0.5)
-        count = [0]
-
-        def tick() -> None:
-            count[0] += 1
-            if count[0] % 1000 == 0:
-                self.bar.update(1000)
-
-        return tick
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.close()
 
 
 if __name__ == "__main__":  # pragma: no cover

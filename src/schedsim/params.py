@@ -31,13 +31,23 @@ class ParamSpec:
     choices: tuple[Any, ...] | None = None
 
     def allowed(self) -> str:
+        """The allowed values in words: ``one of a, b``, ``true or false``, ``int in [1,
+        64]``, ``float >= 0``, ``any text``."""
         if self.choices is not None:
-            return "one of " + ", ".join(str(c) for c in self.choices)
+            return "one of " + ", ".join(str(c) if c != "" else "'' (empty)"
+                                         for c in self.choices)
         if self.type is bool:
             return "true or false"
-        lo = "-inf" if self.low is None else _fmt(self.low)
-        hi = "inf" if self.high is None else _fmt(self.high)
-        return f"{self.type.__name__} in [{lo}, {hi}]"
+        if self.type not in (int, float):
+            return "any text"
+        kind = self.type.__name__
+        if self.low is not None and self.high is not None:
+            return f"{kind} in [{_fmt(self.low)}, {_fmt(self.high)}]"
+        if self.low is not None:
+            return f"{kind} >= {_fmt(self.low)}"
+        if self.high is not None:
+            return f"{kind} <= {_fmt(self.high)}"
+        return f"any {kind}"
 
     def convert(self, raw: Any, owner: str) -> Any:
         """Convert and check one raw value; raise InputError naming the parameter."""

@@ -53,6 +53,9 @@ class Family:
         measure: the module that runs and measures the family's simulations
             (``schedsim.experiments.measure``: its ``MEASURE``), kept apart from the
             claims and figures so that editing those reruns no simulation.
+        axes: the variant axes a target's ``variants`` may name (None: not checked).
+        policy_families: the policy families (``schedsim policies``) whose policies run
+            on this family's workloads and machine (None: any policy).
     """
 
     name = ""
@@ -62,6 +65,8 @@ class Family:
     param_columns: tuple[str, ...] = ()
     workload_info = False
     measure = "schedsim.experiments.measure"
+    axes: tuple[str, ...] | None = None
+    policy_families: tuple[str, ...] | None = None
 
     def machine(self, section: Mapping[str, Any]) -> MachineSpec:
         """The machine description of the section (``machine:``)."""

@@ -14,8 +14,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from schedsim.errors import InputError
 from schedsim.experiments.family import enabled_families, get_family
-from schedsim.experiments.kinds import KINDS, Context, check_function, chosen_path
+from schedsim.experiments.kinds import (
+    KINDS,
+    Context,
+    check_function,
+    check_policies,
+    chosen_path,
+)
 from schedsim.experiments.reuse import equivalent_points
 from schedsim.experiments.spec import (
     RESULTS,
@@ -109,14 +116,28 @@ def _batch_of(path: str, entry: Mapping[str, Any]) -> tuple[int, WorkloadBatch]:
                                params=dict(entry["params"]), input=str(entry.get("input", "")))
 
 
-def seeds_of(config: Mapping[str, Any], section: Mapping[str, Any]) -> tuple[int, ...]:
-    """The family's seeds (its own ``seeds`` block, else the global one)."""
-    block = section.get("seeds") or config.get("seeds", {})
+def seeds_of(config: Mapping[str, Any], section: Mapping[str, Any],
+             family: str = "") -> tuple[int, ...]:
+    """The family's seeds (its own ``seeds`` block, else the global one), each in the
+    range every workload model takes (``workloads.base.SEED_RANGE``) and given once."""
+    from schedsim.workloads.base import check_seed
+
+    own = section.get("seeds")
+    block, where = (own, f"{family}.seeds") if own else (config.get("seeds") or {}, "seeds")
     values = block.get("values") or []
     if values:
-        return tuple(int(v) for v in values)
-    start = int(block.get("start", 1))
-    return tuple(range(start, start + int(block.get("count", 1))))
+        for index, value in enumerate(values):
+            check_seed(value, f"{where}.values[{index}]")
+            if value in values[:index]:
+                raise InputError(f"{where}.values: seed {value} is given twice; give each "
+                                 "seed once (a repeated seed is not a replication)")
+        return tuple(values)
+    start, count = block.get("start", 1), block.get("count", 20)
+    check_seed(start, f"{where}.start")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise InputError(f"{where}.count: {count!r} is not a positive integer")
+    check_seed(start + count - 1, f"{where}: the last seed, start + count - 1,")
+    return tuple(range(start, start + count))
 
 
 def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Plan:
@@ -132,7 +153,9 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
         section = config[name]
         family = get_family(name, section.get("module"))
         plan.modules[name] = type(family).__module__
-        ctx = Context(config, family, section, seeds_of(config, section), root, plan.targets)
+        ctx = Context(config, family, section, seeds_of(config, section, name), root,
+                      plan.targets)
+        _check_policy_keys(ctx)
         for target, raw in _targets(section):
             if target in plan.targets:
                 raise ValueError(f"target {target} appears in two families")
@@ -146,6 +169,19 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
                 _plan_reading(plan, ctx, reading, given)
     plan.same_as = equivalent_points(plan.points)
     return plan
+
+
+def _check_policy_keys(ctx: Context) -> None:
+    """The policies a family section names outside its targets (``policy_params``,
+    ``policy_labels``, a reading's ``policy_params``) are policies the family runs."""
+    name = ctx.family.name
+    sections = [(f"{name}.policy_params", ctx.section.get("policy_params")),
+                (f"{name}.policy_labels", ctx.section.get("policy_labels"))]
+    sections += [(f"{name}.sensitivity.{reading}.policy_params", given.get("policy_params"))
+                 for reading, given in (ctx.section.get("sensitivity") or {}).items()
+                 if isinstance(given, Mapping)]
+    for where, block in sections:
+        check_policies(ctx, where, block or {})
 
 
 def _plan_reading(plan: Plan, ctx: Context, reading: str, given: Mapping[str, Any]) -> None:
@@ -270,7 +306,18 @@ def _choose_log(ctx: Context, trace: Mapping[str, Any],
 
 def _plan_target(plan: Plan, ctx: Context, target: str, raw: Mapping[str, Any],
                  reuse_from: str | None = None) -> None:
-    """Plan one target; with ``reuse_from``, points equal to that target's are reused."""
+    """Plan one target; with ``reuse_from``, points equal to that target's are reused.
+    Every error names the target."""
+    try:
+        _plan_target_unnamed(plan, ctx, target, raw, reuse_from)
+    except (InputError, ValueError) as err:
+        if target in str(err):
+            raise
+        raise type(err)(f"{ctx.family.name}.targets.{target}: {err}") from None
+
+
+def _plan_target_unnamed(plan: Plan, ctx: Context, target: str, raw: Mapping[str, Any],
+                         reuse_from: str | None) -> None:
     kind = KINDS[raw.get("kind", SWEEP)]
     spec = kind.target(ctx, target, raw)
     check_function(spec)
@@ -280,7 +327,9 @@ def _plan_target(plan: Plan, ctx: Context, target: str, raw: Mapping[str, Any],
         check_point(point)
         plan.points[point.run_path] = point
     for path, workload in kind.workloads(ctx, spec, raw).items():
-        plan.workloads.setdefault(path, workload)
+        if path not in plan.workloads:
+            check_workload(workload)
+            plan.workloads[path] = workload
     plan.targets[target] = spec
     plan.inputs_of[target] = kind.inputs(spec, points)
 
@@ -300,6 +349,16 @@ def _shared(plan: Plan, point: PointSpec) -> PointSpec:
     key = to_json(replace(point, target=""))
     first = plan.shared.setdefault(key, point.run_path)
     return plan.points.get(first, point)
+
+
+def check_workload(entry: Mapping[str, Any]) -> None:
+    """The workload model, its job count, seed and parameters, as ``generate`` will
+    check them."""
+    from schedsim.workloads.base import get_model
+
+    model = get_model(str(entry["model"]))
+    given = {key: str(value) for key, value in entry["params"].items()}  # as --param gives
+    model.check(entry["jobs"], entry["seed"], given)
 
 
 def check_point(point: PointSpec) -> None:

@@ -73,15 +73,19 @@ class WorkloadModel:
     file_format: str = "swf"
     source: str = ""
 
-    def pieces(self, jobs: int, seed: int, given: Mapping[str, Any]) -> Iterator[str]:
-        """The file text in pieces; the job count, seed and parameters are checked first."""
+    def check(self, jobs: int, seed: int, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The checked parameters (defaults filled in), once the job count and the seed
+        are checked too; InputError naming the first bad one."""
         owner = f"generate {self.name}"
         if isinstance(jobs, bool) or not isinstance(jobs, int) or not 0 < jobs <= MAX_JOBS:
             raise InputError(f"{owner}: --jobs={jobs} is out of range; allowed: an integer "
                              f"in [1, {MAX_JOBS}]")
         check_seed(seed, owner)
-        values = parse_params(self.params, given, owner)
-        return iter(self.generate(jobs, seed, values))
+        return parse_params(self.params, given, owner)
+
+    def pieces(self, jobs: int, seed: int, given: Mapping[str, Any]) -> Iterator[str]:
+        """The file text in pieces; the job count, seed and parameters are checked first."""
+        return iter(self.generate(jobs, seed, self.check(jobs, seed, given)))
 
     def run(self, jobs: int, seed: int, given: Mapping[str, Any]) -> str:
         """The whole file text (:meth:`pieces` joined)."""

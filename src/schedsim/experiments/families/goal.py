@@ -114,6 +114,8 @@ class GoalFamily(Family):
     variant_column = "workload"
     metrics = METRICS
     measure = "schedsim.experiments.families.goal_measure"
+    axes = ()
+    policy_families = ("goal",)
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:

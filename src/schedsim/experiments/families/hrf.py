@@ -56,6 +56,8 @@ class HrfFamily(Family):
 
     name = FAMILY_NAME
     variant_column = "load"
+    axes = ("load",)
+    policy_families = ("moldable",)
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:

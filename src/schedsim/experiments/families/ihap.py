@@ -62,6 +62,8 @@ class IhapFamily(Family):
     variant_column = "workload"
     metrics = METRICS
     measure = "schedsim.experiments.families.ihap_measure"
+    axes = tuple(AXES)
+    policy_families = ("ihap",)
 
     def machine(self, section: Mapping[str, Any]) -> MachineSpec:
         given = MachineSpec.of(section["machine"])
@@ -76,10 +78,6 @@ class IhapFamily(Family):
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:
         options = section.get("options") or {}
-        unknown = sorted(set(values) - set(AXES))
-        if unknown:
-            raise ValueError(f"ihap: unknown variant axis {', '.join(unknown)}; known: "
-                             f"{', '.join(AXES)}")
         axes = {axis: values.get(axis, options.get(axis, default))
                 for axis, default in (("utilization", 0.8), ("cva", 1.0), ("cvs", 4.0))}
         return [self.variant(case, panel) for case in axis_product(axes)]

@@ -92,11 +92,16 @@ class LosFamily(Family):
     metrics = METRICS
     measure = "schedsim.experiments.families.los_measure"
     param_columns = ("c_s",)
+    axes = ("ps", "pd", "elastic", "load")
+    policy_families = ("los", "backfill")
     workload_info = True
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:
         options = section["options"]
+        if "ps" not in values:
+            raise ValueError("los: every variant needs the axis ps (P_S, the share of small "
+                             "jobs): give variants: {ps: ...}")
         axes = {"ps": values["ps"], "pd": values.get("pd", 0.0),
                 "elastic": values.get("elastic", False),
                 "load": values.get("load", options["loads"])}

@@ -71,12 +71,11 @@ class SlackFamily(Family):
     variant_column = "workload"
     metrics = METRICS
     measure = "schedsim.experiments.families.slack_measure"
+    axes = ("aarr",)
+    policy_families = ("slack", "backfill")
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:
-        unknown = sorted(set(values) - {"aarr"})
-        if unknown:
-            raise ValueError(f"slack: unknown variant axis {', '.join(unknown)}; known: aarr")
         given = values.get("aarr", (section.get("options") or {}).get("aarr", W1))
         out = []
         for aarr in given if isinstance(given, list | tuple) else [given]:
