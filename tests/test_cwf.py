@@ -110,6 +110,6 @@ def test_header_lookups(tmp_path: Path) -> None:
     write_cwf(path, JOBS, [], ["Version: 2", "MaxNodes: 320", "MaxProcs: 320 (all)",
                                "AllocationUnit: 32"])
     header = read_cwf(path)[2]
-    assert header.value("maxnodes") == "320"
+    assert header.header_value("maxnodes") == "320"
     assert (header.max_procs(), header.allocation_unit()) == (320, 32)
-    assert header.value("Queues") is None
+    assert header.header_value("Queues") is None

@@ -2,6 +2,7 @@
 # constraints. No rules here.
 
 import functools
+import os
 import re
 import sys
 from pathlib import Path
@@ -250,9 +251,23 @@ def not_run():
     return canonical_json(PLAN.not_run)
 
 
+def from_root(path):
+    """``path`` relative to the repository root when it is inside it, else absolute."""
+    relative = os.path.relpath(os.path.abspath(path), workflow.basedir)
+    return os.path.abspath(path) if relative.startswith("..") else relative
+
+
+RUN_DIR = from_root(os.getcwd())  # the working directory (--directory)
+
+
 def report_not_run():
-    for target, why in PLAN.not_run.items():
-        print(f"not run: {target}: {why}", file=sys.stderr)
+    """One short line per target not run (the claims keep the whole reason)."""
+    for target in PLAN.not_run:
+        logs = PLAN.missing_logs.get(target) or [""]
+        config = where_defined(("traces", "logs", logs[0]), CONFIG_FILES)[0] \
+            if CONFIG_FILES else "CONFIG"
+        line = PLAN.not_run_line(target, from_root(config), "" if RUN_DIR == "." else RUN_DIR)
+        print(line, file=sys.stderr)
 
 
 def claim_settings():

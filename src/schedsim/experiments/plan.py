@@ -55,6 +55,7 @@ class Reading:
 class Plan:
     """Everything the workflow needs: files to make and how to make them."""
 
+    config: Mapping[str, Any] = field(default_factory=dict)
     workloads: dict[str, dict[str, Any]] = field(default_factory=dict)
     points: dict[str, PointSpec] = field(default_factory=dict)
     targets: dict[str, TargetSpec] = field(default_factory=dict)
@@ -62,6 +63,7 @@ class Plan:
     claim_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     modules: dict[str, str] = field(default_factory=dict)
     not_run: dict[str, str] = field(default_factory=dict)
+    missing_logs: dict[str, list[str]] = field(default_factory=dict)  # target -> logs tried
     fetches: dict[str, TraceLog] = field(default_factory=dict)
     unreachable: dict[str, str | None] = field(default_factory=dict)
     readings: dict[str, dict[str, Reading]] = field(default_factory=dict)
@@ -76,6 +78,23 @@ class Plan:
     def choosing(self) -> dict[str, str]:
         """Target -> its chosen-parameter file, for targets that choose one."""
         return {t: chosen_path(t) for t, spec in self.targets.items() if spec.choose}
+
+    def not_run_line(self, target: str, config_file: str, workdir: str = "") -> str:
+        """One short line on why ``target`` is not run and, for a missing log, the command
+        that fetches it (``config_file`` names its URL and checksum; ``workdir`` is where
+        the run looks for ``resources/traces/``)."""
+        logs = self.missing_logs.get(target)
+        if not logs:
+            return f"not run: {target}: {self.not_run[target]}"
+        settings = TraceSettings.of(self.config)
+        first = settings.log(logs[0])
+        why = self.unreachable.get(first.url) or "not reachable"
+        why = why.removeprefix(f"{first.url}: ")
+        fallback = f" (or its fallback {', '.join(logs[1:])})" if logs[1:] else ""
+        out = f"{workdir.rstrip('/')}/{first.download_path}" if workdir else first.download_path
+        return (f"not run: {target}: log {logs[0]}{fallback} neither found nor fetchable "
+                f"({why}); fetch it: python -m schedsim.traces fetch --config {config_file} "
+                f"--log {logs[0]} --out {out}")
 
     @property
     def batches(self) -> dict[str, WorkloadBatch]:
@@ -147,7 +166,7 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
     download directory are read from: the repository root in the workflow, the
     current directory by default.
     """
-    plan = Plan()
+    plan = Plan(config=config)
     root = Path(base) if base is not None else Path.cwd()
     for name in enabled_families(config):
         section = config[name]
@@ -246,8 +265,27 @@ def _reading_targets(plan: Plan, section: Mapping[str, Any],
 
 
 def _targets(section: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
-    return [(t, raw or {}) for t, raw in (section.get("targets") or {}).items()
-            if (raw or {}).get("enabled", True)]
+    """The enabled targets, in config order except that each comes after the targets it
+    reads (``chosen``, ``sources``)."""
+    enabled = [(t, raw or {}) for t, raw in (section.get("targets") or {}).items()
+               if (raw or {}).get("enabled", True)]
+    names = {t for t, _ in enabled}
+    placed: list[tuple[str, Mapping[str, Any]]] = []
+    pending = list(enabled)
+    while pending:
+        done = {t for t, _ in placed}
+        ready = next((i for i, (_, raw) in enumerate(pending)
+                      if _reads(raw) & names <= done), 0)  # a cycle: as given
+        placed.append(pending.pop(ready))
+    return placed
+
+
+def _reads(raw: Mapping[str, Any]) -> set[str]:
+    """The targets a target reads: where its chosen parameters come from, its sources."""
+    panels = [p for p in raw.get("panels") or () if isinstance(p, Mapping)]
+    chosen = [raw.get("chosen") or {}, *(p.get("chosen") or {} for p in panels)]
+    return {str(source) for block in chosen if isinstance(block, Mapping)
+            for source in block.values()} | {str(s) for s in raw.get("sources") or ()}
 
 
 def _resolve(ctx: Context, target: str, raw: Mapping[str, Any],
@@ -262,7 +300,12 @@ def _resolve(ctx: Context, target: str, raw: Mapping[str, Any],
     """
     if raw.get("kind", SWEEP) != SWEEP:
         missing = [s for s in raw.get("sources") or () if s not in plan.targets]
+        declared = ctx.section.get("targets") or {}
         for source in missing:
+            if source not in declared:
+                raise InputError(f"{ctx.family.name}.targets.{target}: source {source!r} is "
+                                 f"not a target of the {ctx.family.name} family; its "
+                                 f"targets: {', '.join(declared)}")
             if source in plan.not_run:
                 plan.not_run[target] = f"its source {source} was not run"
         return None if missing else raw
@@ -272,6 +315,7 @@ def _resolve(ctx: Context, target: str, raw: Mapping[str, Any],
     chosen, reasons = _choose_log(ctx, trace, plan)
     if chosen is None:
         plan.not_run[target] = "; ".join(reasons)
+        plan.missing_logs[target] = [trace["name"], *(trace.get("fallback") or [])]
         return None
     log, path = chosen
     note = log.name if log.name == trace["name"] else \

@@ -57,7 +57,7 @@ class Workload:
 
     def header_value(self, key: str) -> str | None:
         """A header field of the file (``; Key: value``), or None."""
-        return self.header.value(key)
+        return self.header.header_value(key)
 
 
 def load_workload(path: str | Path, procs: int | None = None,
@@ -112,9 +112,9 @@ def _interpretation(header: Header) -> Callable[[SwfTable], list[Job]] | None:
     name their model in the ``Conversion`` header (docs/formats-cirne.md)."""
     # Imported by name: a change of one generator's module does not count as a change
     # of every reader's code (experiments.provenance).
-    if header.value("DowneyColumns") is not None:
+    if header.header_value("DowneyColumns") is not None:
         return importlib.import_module("schedsim.workloads.cirne").moldable_jobs
-    if " generate hyperexp " in f" {header.value('Conversion') or ''} ":
+    if " generate hyperexp " in f" {header.header_value('Conversion') or ''} ":
         return importlib.import_module("schedsim.workloads.hyperexp").hyperexp_jobs
     return None
 

@@ -72,7 +72,7 @@ class Header:
         self.numbers = numbers
         self.path = path
 
-    def value(self, key: str) -> str | None:
+    def header_value(self, key: str) -> str | None:
         """Value of a header line ``; Key: value`` (first match, case-insensitive)."""
         pattern = re.compile(rf"^\s*{re.escape(key)}\s*:\s*(.*?)\s*$", re.IGNORECASE)
         for line in self.lines:
@@ -85,7 +85,7 @@ class Header:
         """The first of ``keys`` the header has, as an integer in 1..2^31 - 1, else None;
         a value that is not one is an error naming its header line."""
         for key in keys:
-            value = self.value(key)
+            value = self.header_value(key)
             if value is None:
                 continue
             first = value.split()[0] if value.split() else ""
@@ -128,7 +128,7 @@ class SwfLog:
 
     def header_value(self, key: str) -> str | None:
         """Value of a header line ``; Key: value`` (first match, case-insensitive)."""
-        return self.head().value(key)
+        return self.head().header_value(key)
 
     def max_procs(self) -> int | None:
         """``MaxProcs`` from the header, else ``MaxNodes``, else None (:class:`Header`)."""
