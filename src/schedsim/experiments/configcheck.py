@@ -166,7 +166,29 @@ def _describe(error: Any) -> str:
     if kind == "oneOf" and all(set(alt) == {"required"} for alt in value):
         keys = [key for alt in value for key in alt["required"]]
         return f"give exactly one of {', '.join(keys)}"
+    if kind in ("anyOf", "oneOf"):
+        return f"{shown} is not {' or '.join(_allowed(alt) for alt in value)}"
     return _short(error.message, 160)
+
+
+def _allowed(schema: Mapping[str, Any]) -> str:
+    """What a (simple) JSON schema allows, in words: ``a number in [0, 1]``."""
+    if "$ref" in schema:
+        return "a mapping"
+    if "enum" in schema:
+        return "one of " + ", ".join(map(str, schema["enum"]))
+    kinds = schema.get("type", "any value")
+    words = " or ".join(_TYPE_WORDS.get(k, k) for k in ([kinds] if isinstance(kinds, str)
+                                                          else kinds))
+    if "items" in schema:
+        return f"a list (each {_allowed(schema['items'])})"
+    low = schema.get("minimum", schema.get("exclusiveMinimum"))
+    high = schema.get("maximum", schema.get("exclusiveMaximum"))
+    if low is not None and high is not None:
+        return f"{words} in [{low}, {high}]"
+    if low is not None:
+        return f"{words} {'>' if 'exclusiveMinimum' in schema else '>='} {low}"
+    return words
 
 
 def _short(value: Any, limit: int = 60) -> str:

@@ -248,12 +248,16 @@ class Sweep:
                         panels: Sequence[PanelSpec]) -> list[Variant]:
         """Every variant of the target's panels; the axes they name are the family's."""
         axes = ctx.family.axes
-        for values in [raw.get("variants") or {}, *(panel.values for panel in panels)]:
+        given = {"variants": raw.get("variants") or {},
+                 **{f"panels[{i}].variants": panel.values for i, panel in enumerate(panels)}}
+        for where, values in given.items():
             unknown = [axis for axis in values if axes is not None and axis not in axes]
             if unknown:
                 raise InputError(f"{target}: unknown variant axis {unknown[0]!r}; the "
                                  f"{ctx.family.name} family's axes: "
                                  f"{', '.join(axes or ()) or '(none)'}")
+            if axes:
+                check_axis_values(f"{target}.{where}", values, axes)
         try:
             return [v for panel in panels for v in self.panel_variants(ctx, raw, panel)]
         except (KeyError, TypeError, ValueError) as err:
@@ -511,6 +515,19 @@ def check_params(ctx: Context, target: str, names: Iterable[str],
                              f"({', '.join(policies)}) nor by any policy of the "
                              f"{ctx.family.name} family; their parameters: "
                              f"{', '.join(sorted(known)) or '(none)'}")
+
+
+def check_axis_values(where: str, values: Mapping[str, Any],
+                      axes: Mapping[str, Mapping[str, Any]]) -> None:
+    """Each axis value (or list of values) is of its axis's JSON schema."""
+    from schedsim.experiments.configcheck import schema_problem
+
+    schema = {"type": "object", "properties": {
+        axis: {"anyOf": [one, {"type": "array", "items": one, "minItems": 1}]}
+        for axis, one in axes.items()}}
+    problem = schema_problem(values, schema)
+    if problem is not None:
+        raise InputError(f"{where}.{problem.text}")
 
 
 def check_columns(target: str, given: Mapping[str, Sequence[str]],

@@ -174,7 +174,7 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
         plan.modules[name] = type(family).__module__
         ctx = Context(config, family, section, seeds_of(config, section, name), root,
                       plan.targets)
-        _check_policy_keys(ctx)
+        _check_section(ctx)
         for target, raw in _targets(section):
             if target in plan.targets:
                 raise ValueError(f"target {target} appears in two families")
@@ -190,10 +190,24 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
     return plan
 
 
-def _check_policy_keys(ctx: Context) -> None:
-    """The policies a family section names outside its targets (``policy_params``,
-    ``policy_labels``, a reading's ``policy_params``) are policies the family runs."""
+def _check_section(ctx: Context) -> None:
+    """The keys every enabled family section needs are there, and the policies it names
+    outside its targets (``policy_params``, ``policy_labels``, a reading's
+    ``policy_params``) are policies the family runs."""
     name = ctx.family.name
+    missing = [key for key in ("machine", "jobs", "workload") if key not in ctx.section]
+    if "model" not in (ctx.section.get("workload") or {}):
+        missing.append("workload.model")
+    if missing:
+        raise InputError(f"{name}: missing key {missing[0]} (an enabled family needs "
+                         "machine, jobs and workload.model)")
+    if ctx.family.options is not None:
+        from schedsim.experiments.configcheck import schema_problem
+
+        problem = schema_problem(ctx.section.get("options") or {}, ctx.family.options)
+        if problem is not None:
+            raise InputError(f"{name}.options" + ("." if problem.keys else ": ")
+                             + problem.text.removeprefix("the top level: "))
     sections = [(f"{name}.policy_params", ctx.section.get("policy_params")),
                 (f"{name}.policy_labels", ctx.section.get("policy_labels"))]
     sections += [(f"{name}.sensitivity.{reading}.policy_params", given.get("policy_params"))

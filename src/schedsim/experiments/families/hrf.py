@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from schedsim.claims import claim
-from schedsim.experiments.family import Family, Variant
+from schedsim.experiments.family import POSITIVE, Family, Variant, axis_schemas, options_schema
 from schedsim.experiments.kinds import SEEDS_SUFFIX, example_function
 from schedsim.experiments.spec import TargetSpec
 from schedsim.plots import PANEL_LETTERS, STYLE, panels, register_figure
@@ -57,7 +57,13 @@ class HrfFamily(Family):
 
     name = FAMILY_NAME
     variant_column = "load"
-    axes = ("load",)
+    axes = axis_schemas(load={"type": "string"})
+    options = options_schema(("loads",), loads={
+        "type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["name", "mean_interarrival"],
+            "additionalProperties": False,
+            "properties": {"name": {"type": "string", "pattern": "^[A-Za-z0-9.-]+$"},
+                           "mean_interarrival": POSITIVE}}})
     policy_families = ("moldable",)
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],

@@ -31,7 +31,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from schedsim.claims import claim
-from schedsim.experiments.family import Family, Variant, axis_product
+from schedsim.experiments.family import (
+    POSITIVE,
+    SHARE,
+    Family,
+    Variant,
+    axis_product,
+    axis_schemas,
+    options_schema,
+)
 from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function
 from schedsim.experiments.spec import TargetSpec, fmt_value
 from schedsim.plots import COLORS, STYLE, panels, register_figure
@@ -92,7 +100,12 @@ class LosFamily(Family):
     metrics = METRICS
     measure = "schedsim.experiments.families.los_measure"
     param_columns = ("c_s",)
-    axes = ("ps", "pd", "elastic", "load")
+    axes = axis_schemas(ps=SHARE, pd=SHARE, elastic={"type": "boolean"}, load=POSITIVE)
+    options = options_schema(
+        ("loads",), loads={"type": "array", "items": POSITIVE, "minItems": 1},
+        elastic={"type": "object", "additionalProperties": False,
+                 "properties": {"pe": SHARE, "pr": SHARE}},
+        load_tolerance=POSITIVE)
     policy_families = ("los", "backfill")
     workload_info = True
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from schedsim.claims import claim
 from schedsim.experiments.families.slack_measure import CLASSES, TAUS
-from schedsim.experiments.family import Family, Variant
+from schedsim.experiments.family import POSITIVE, Family, Variant, axis_schemas, options_schema
 from schedsim.experiments.kinds import SEEDS_SUFFIX, example_function
 from schedsim.experiments.spec import TargetSpec, fmt_value
 from schedsim.plots import COLORS, LINESTYLES, MARKERS, STYLE, register_figure
@@ -71,7 +71,8 @@ class SlackFamily(Family):
     variant_column = "workload"
     metrics = METRICS
     measure = "schedsim.experiments.families.slack_measure"
-    axes = ("aarr",)
+    axes = axis_schemas(aarr=POSITIVE)
+    options = options_schema(aarr=POSITIVE)
     policy_families = ("slack", "backfill")
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
