@@ -116,8 +116,8 @@ def paths(draw: st.DrawFn, config: Any) -> list[Any]:
     node = config
     targets = [(family, target) for family in FAMILIES
                if isinstance(config.get(family), dict)
-               for target in config[family].get("targets") or {}
-               if isinstance(config[family]["targets"], dict)]
+               and isinstance(config[family].get("targets"), dict)
+               for target in config[family]["targets"]]
     if targets and draw(st.booleans()):
         family, target = draw(st.sampled_from(targets))
         path = [family, "targets", target]

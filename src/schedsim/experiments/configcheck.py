@@ -81,10 +81,7 @@ def config_problem(config: Mapping[str, Any], schema: Mapping[str, Any]) -> Prob
     section = unknown_section(config)
     if section is not None:
         return section
-    unknown = _walk(config, schema, schema, ())
-    if unknown is not None:
-        return unknown
-    return schema_problem(config, schema)
+    return value_problem(config, schema)
 
 
 def known_families() -> list[str]:
@@ -109,11 +106,18 @@ def unknown_section(config: Mapping[str, Any]) -> Problem | None:
 
 def first_unknown_key(config: Any, schema: Mapping[str, Any]) -> str | None:
     """``"unknown key 'k' in a.b; allowed: ..."`` for the first unknown key, else None."""
-    found = _walk(config, schema, schema, ())
+    found = _walk(config, schema, schema, (), "")
     return None if found is None else found.text
 
 
-def schema_problem(config: Any, schema: Mapping[str, Any]) -> Problem | None:
+def value_problem(value: Any, schema: Mapping[str, Any], where: str = "") -> Problem | None:
+    """The first problem of ``value`` (at the key path ``where`` of a config) under
+    ``schema``: an unknown key named with the keys allowed there, else the most relevant
+    schema error."""
+    return _walk(value, schema, schema, (), where) or schema_problem(value, schema, where)
+
+
+def schema_problem(config: Any, schema: Mapping[str, Any], where: str = "") -> Problem | None:
     """The most relevant JSON-schema error of ``config`` in one line, or None."""
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
@@ -122,12 +126,12 @@ def schema_problem(config: Any, schema: Mapping[str, Any]) -> Problem | None:
     if error is None:
         return None
     keys = tuple(error.absolute_path)
-    return Problem(keys, f"{key_path(keys) or 'the top level'}: {_describe(error)}")
+    return Problem(keys, f"{key_path(keys, where) or 'the top level'}: {_describe(error)}")
 
 
-def key_path(parts: Iterable[Any]) -> str:
-    """``a.b[0].c`` for the parts ``a, b, 0, c``."""
-    out = ""
+def key_path(parts: Iterable[Any], where: str = "") -> str:
+    """``a.b[0].c`` for the parts ``a, b, 0, c`` (after ``where``)."""
+    out = where
     for part in parts:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
@@ -239,11 +243,11 @@ def _resolve(node: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, A
 
 
 def _walk(value: Any, node: Mapping[str, Any], root: Mapping[str, Any],
-          keys: tuple[str | int, ...]) -> Problem | None:
+          keys: tuple[str | int, ...], where: str) -> Problem | None:
     node = _resolve(node, root)
     if isinstance(value, list) and isinstance(node.get("items"), Mapping):
         for index, item in enumerate(value):
-            found = _walk(item, node["items"], root, (*keys, index))
+            found = _walk(item, node["items"], root, (*keys, index), where)
             if found:
                 return found
         return None
@@ -251,11 +255,11 @@ def _walk(value: Any, node: Mapping[str, Any], root: Mapping[str, Any],
         return None
     known = node.get("properties", {})
     extra = node.get("additionalProperties", True)
-    section = key_path(keys) or "the top level"
+    section = key_path(keys, where) or "the top level"
     for key, item in value.items():
         inside = (*keys, key)
         if key in known:
-            found = _walk(item, known[key], root, inside)
+            found = _walk(item, known[key], root, inside, where)
         elif extra is False:
             return Problem(inside, f"unknown key {key!r} in {section}; allowed: "
                            f"{', '.join(known)}")
@@ -264,7 +268,7 @@ def _walk(value: Any, node: Mapping[str, Any], root: Mapping[str, Any],
             if wanted.get("type") == "object" and not isinstance(item, Mapping):
                 return Problem(inside, f"key {key!r} in {section} is not a known key and not "
                                f"a section (a mapping); known keys: {', '.join(known)}")
-            found = _walk(item, extra, root, inside)
+            found = _walk(item, extra, root, inside, where)
         else:
             found = None
         if found:

@@ -520,14 +520,14 @@ def check_params(ctx: Context, target: str, names: Iterable[str],
 def check_axis_values(where: str, values: Mapping[str, Any],
                       axes: Mapping[str, Mapping[str, Any]]) -> None:
     """Each axis value (or list of values) is of its axis's JSON schema."""
-    from schedsim.experiments.configcheck import schema_problem
+    from schedsim.experiments.configcheck import value_problem
 
     schema = {"type": "object", "properties": {
         axis: {"anyOf": [one, {"type": "array", "items": one, "minItems": 1}]}
         for axis, one in axes.items()}}
-    problem = schema_problem(values, schema)
+    problem = value_problem(values, schema, where)
     if problem is not None:
-        raise InputError(f"{where}.{problem.text}")
+        raise InputError(problem.text)
 
 
 def check_columns(target: str, given: Mapping[str, Sequence[str]],

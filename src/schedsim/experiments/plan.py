@@ -139,7 +139,7 @@ def seeds_of(config: Mapping[str, Any], section: Mapping[str, Any],
              family: str = "") -> tuple[int, ...]:
     """The family's seeds (its own ``seeds`` block, else the global one), each in the
     range every workload model takes (``workloads.base.SEED_RANGE``) and given once."""
-    from schedsim.workloads.base import check_seed
+    from schedsim.workloads.base import SEED_RANGE, check_seed
 
     own = section.get("seeds")
     block, where = (own, f"{family}.seeds") if own else (config.get("seeds") or {}, "seeds")
@@ -155,7 +155,9 @@ def seeds_of(config: Mapping[str, Any], section: Mapping[str, Any],
     check_seed(start, f"{where}.start")
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise InputError(f"{where}.count: {count!r} is not a positive integer")
-    check_seed(start + count - 1, f"{where}: the last seed, start + count - 1,")
+    if start + count - 1 > SEED_RANGE[1]:
+        raise InputError(f"{where}.count: the last seed, start + count - 1 = "
+                         f"{start + count - 1}, is above the largest seed {SEED_RANGE[1]}")
     return tuple(range(start, start + count))
 
 
@@ -168,6 +170,7 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
     """
     plan = Plan(config=config)
     root = Path(base) if base is not None else Path.cwd()
+    seeds_of(config, {})  # the global seeds, checked even when every family has its own
     for name in enabled_families(config):
         section = config[name]
         family = get_family(name, section.get("module"))
@@ -186,6 +189,9 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
         for reading, given in (section.get("sensitivity") or {}).items():
             if given.get("enabled", True):
                 _plan_reading(plan, ctx, reading, given)
+    if not plan.targets and not plan.not_run:
+        raise InputError("no target is enabled: enable a family (e.g. hrf: {enabled: true}) "
+                         "with at least one target")
     plan.same_as = equivalent_points(plan.points)
     return plan
 
@@ -202,12 +208,12 @@ def _check_section(ctx: Context) -> None:
         raise InputError(f"{name}: missing key {missing[0]} (an enabled family needs "
                          "machine, jobs and workload.model)")
     if ctx.family.options is not None:
-        from schedsim.experiments.configcheck import schema_problem
+        from schedsim.experiments.configcheck import value_problem
 
-        problem = schema_problem(ctx.section.get("options") or {}, ctx.family.options)
+        problem = value_problem(ctx.section.get("options") or {}, ctx.family.options,
+                                f"{name}.options")
         if problem is not None:
-            raise InputError(f"{name}.options" + ("." if problem.keys else ": ")
-                             + problem.text.removeprefix("the top level: "))
+            raise InputError(problem.text)
     sections = [(f"{name}.policy_params", ctx.section.get("policy_params")),
                 (f"{name}.policy_labels", ctx.section.get("policy_labels"))]
     sections += [(f"{name}.sensitivity.{reading}.policy_params", given.get("policy_params"))
