@@ -46,16 +46,20 @@ def compile_notice(prefix: str, stream: TextIO | None = None) -> Iterator[None]:
         yield
 
 
+INTERVAL = 30.0  # seconds between two progress lines off a terminal
+
+
 class Progress:
     """Jobs done out of ``total``: a tqdm bar on stderr after 2 s when stderr is a
-    terminal, else one line every ``interval`` seconds (the first after ``interval``).
+    terminal, else one line every ``interval`` seconds (``INTERVAL``; the first after
+    ``interval``).
     Use as a context manager; it returns the function to call once per job done."""
 
-    def __init__(self, total: int, prefix: str, interval: float = 30.0,
+    def __init__(self, total: int, prefix: str, interval: float | None = None,
                  stream: TextIO | None = None) -> None:
         self.total = total
         self.prefix = prefix
-        self.interval = interval
+        self.interval = INTERVAL if interval is None else interval
         self.stream = stream if stream is not None else sys.stderr
         self.bar: Any = None
         self.done = 0

@@ -190,8 +190,9 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
             if given.get("enabled", True):
                 _plan_reading(plan, ctx, reading, given)
     if not plan.targets and not plan.not_run:
-        raise InputError("no target is enabled: enable a family (e.g. hrf: {enabled: true}) "
-                         "with at least one target")
+        enabled = ", ".join(enabled_families(config)) or "none"
+        raise InputError(f"no target is enabled (families enabled: {enabled}): enable a "
+                         "family (e.g. hrf: {enabled: true}) with at least one target")
     plan.same_as = equivalent_points(plan.points)
     return plan
 
