@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import signal
 import stat
+import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -171,3 +172,14 @@ def on_signals_raise() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def run_stopping_on_signals(prefix: str, command: Callable[[], int]) -> int:
+    """``command()`` with every ending signal raising :class:`Terminated`; a signal ends it
+    with one line on stderr and exit code 128 + its number, no output half-written."""
+    try:
+        with on_signals_raise():
+            return command()
+    except Terminated as signal:
+        print(f"{prefix}: {signal.name}: stopped; no output written", file=sys.stderr)
+        return 128 + signal.signum

@@ -20,9 +20,8 @@ import numpy as np
 
 from schedsim import __version__
 from schedsim.atomic import (
-    Terminated,
     check_output,
-    on_signals_raise,
+    run_stopping_on_signals,
     target,
     write_all_or_none,
     write_text_atomic,
@@ -103,12 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        with on_signals_raise():
-            return _COMMANDS[args.command](args)
-    except Terminated as signal:
-        print(f"schedsim {args.command}: {signal.name}: stopped; no output written",
-              file=sys.stderr)
-        return 128 + signal.signum
+        return run_stopping_on_signals(f"schedsim {args.command}",
+                                       lambda: _COMMANDS[args.command](args))
     except InputError as err:
         print(f"schedsim {args.command}: error: {err}", file=sys.stderr)
         return 2

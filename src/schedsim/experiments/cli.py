@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from schedsim.atomic import Terminated, on_signals_raise
+from schedsim.atomic import run_stopping_on_signals
 from schedsim.errors import InputError
 from schedsim.experiments import spec as specs
 from schedsim.experiments.family import get_family
@@ -109,12 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        with on_signals_raise():
-            return COMMANDS[args.command](args)
-    except Terminated as signal:
-        print(f"schedsim experiments {args.command}: {signal.name}: stopped",
-              file=sys.stderr)
-        return 128 + signal.signum
+        return run_stopping_on_signals(f"schedsim experiments {args.command}",
+                                       lambda: COMMANDS[args.command](args))
     except (InputError, KeyError, ValueError, FileNotFoundError) as err:
         print(f"schedsim experiments {args.command}: error: {err}", file=sys.stderr)
         return 2
