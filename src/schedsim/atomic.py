@@ -35,6 +35,9 @@ def check_output(path: str | Path) -> Path:
     existing directory we may write, or a regular file we may write; else an
     InputError naming the path and what is wrong."""
     full = target(path)
+    if not full.parent.is_dir():
+        what = "is not a directory" if full.parent.exists() else "does not exist"
+        raise InputError(f"output {path}: directory {full.parent} {what}")
     try:
         mode = full.stat().st_mode
     except FileNotFoundError:
@@ -46,8 +49,6 @@ def check_output(path: str | Path) -> Path:
     if mode is not None and not stat.S_ISREG(mode):
         raise InputError(f"output {path} is {file_kind(mode)}, not a regular file; outputs "
                          "are written only to regular files or new paths")
-    if not full.parent.is_dir():
-        raise InputError(f"output {path}: directory {full.parent} does not exist")
     if not os.access(full.parent, os.W_OK) or (mode is not None and not os.access(full, os.W_OK)):
         raise InputError(f"output {path}: not writable")
     return full
