@@ -32,7 +32,7 @@ from schedsim.experiments import plan as plan_module
 from schedsim.experiments.configcheck import SCHEMA_PATH, config_problem, load_schema
 from schedsim.experiments.spec import to_json
 
-EXAMPLES = int(os.environ.get("SCHEDSIM_CONFIG_FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("SCHEDSIM_CONFIG_FUZZ_EXAMPLES", "100"))
 ROOT = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((ROOT / ".test" / "config" / "config.yaml").read_text())
 FAMILIES = ("hrf", "los", "goal", "ihap", "slack")
