@@ -172,7 +172,7 @@ def _describe(error: Any) -> str:
         return f"give exactly one of {', '.join(keys)}"
     if kind in ("anyOf", "oneOf"):
         return f"{shown} is not {' or '.join(_allowed(alt) for alt in value)}"
-    return _short(error.message, 160)
+    return _clipped(error.message, 160)
 
 
 def _allowed(schema: Mapping[str, Any]) -> str:
@@ -195,8 +195,12 @@ def _allowed(schema: Mapping[str, Any]) -> str:
     return words
 
 
-def _short(value: Any, limit: int = 60) -> str:
-    text = value if isinstance(value, str) and limit > 60 else repr(value)
+def _short(value: Any) -> str:
+    """A value as the config would show it, clipped to 60 characters."""
+    return _clipped(repr(value), 60)
+
+
+def _clipped(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
