@@ -2,6 +2,8 @@
 # configured paper families (tables, figures with 95% CIs, claims, report).
 # Layout and conventions: workflow/rules/*.smk, config/README.md.
 
+import atexit
+
 from snakemake.utils import min_version
 
 min_version("9.0")
@@ -41,9 +43,7 @@ rule all:
 
 
 # Targets that need a real log that is neither found nor fetchable are left out;
-# their claims say so. They are the last lines of a run (printed at exit, after
-# Snakemake's own closing lines).
-onsuccess:
-    import atexit
-
+# their claims say so. They are the last lines of a run and of a dry run (printed at
+# exit, after Snakemake's own closing lines; not by the jobs a cluster runs).
+if workflow.is_main_process:
     atexit.register(report_not_run)

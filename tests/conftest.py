@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
+# The logs beside the repository, or where SCHEDSIM_TRACES points (a checkout elsewhere).
+TRACES = Path(os.environ.get("SCHEDSIM_TRACES")
+              or Path(__file__).resolve().parents[2] / "shared" / "traces")
 
 
 def trace_path(name: str) -> Path:

@@ -127,6 +127,16 @@ def test_f5_claims_each_verdict(claim_id: str) -> None:
     assert check(claim_id, {}).verdict == NOT_CHECKABLE
 
 
+def test_f5_interior_min_names_the_alpha_a_coarse_sweep_lacks() -> None:
+    """The .test sweep (alpha 0.5, 0.8, 1.2) has the paper's light-load minimum, 0.8, not
+    the middle-load one, 0.7: the claim is not checkable and says why (it was a KeyError)."""
+    judged = check("F5-fcfs-interior-min",
+                   sweep_tables(hrf.F5, "alpha", [0.5, 0.8, 1.2], paper_like_alpha))
+    assert judged.verdict == NOT_CHECKABLE and "check failed" not in judged.note
+    assert "HRF-F5 sweeps no alpha 0.7, where the paper puts HRFFcfs's lowest ATT at middle " \
+           "load (alphas run: 0.5, 0.8, 1.2)" in judged.note
+
+
 def paper_like_threshold(policy: str, load: int, threshold: float) -> tuple[float, float, float]:
     """AWT up, ART down with threshold; ATT flat above 0.3, wild below."""
     att = 1000.0 if threshold > 0.3 else 3000.0 * (1.0 - threshold)

@@ -1,6 +1,6 @@
-"""``schedsim simulate`` on a plain SWF file held in columns (schedsim.workloads.columns)
-against the line-by-line path (load_workload, Job objects, cli.schedule_swf): the same
-schedule file, metrics file, note and exit code, byte for byte."""
+"""``schedsim simulate`` on a plain SWF file held in columns (schedsim.workloads.columns):
+the compiled run of the columns against the engine on the ``Job`` objects of the same
+file: the same schedule file, metrics file, note and exit code, byte for byte."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from schedsim import cli
-from schedsim.workloads.columns import load_columns
+from schedsim.workloads.load import load_workload
 
 
 @st.composite
@@ -36,7 +36,7 @@ def swf_files(draw: st.DrawFn) -> str:
 def outputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, columns: bool,
             args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[object, ...]:
     if not columns:
-        monkeypatch.setattr(cli, "load_columns", lambda *a, **k: None)
+        monkeypatch.setattr(cli, "_columns_run", lambda *a, **k: None)
     out, metrics = tmp_path / f"out{columns}.swf", tmp_path / f"m{columns}.json"
     code = cli.main(["simulate", *args, "--out", str(out), "--metrics", str(metrics)])
     monkeypatch.undo()
@@ -62,16 +62,12 @@ def test_the_column_path_writes_what_the_line_path_writes(
     assert got == expected
 
 
-def test_files_it_does_not_cover_go_to_the_line_path(tmp_path: Path) -> None:
+def test_only_plain_swf_files_are_held_in_columns(tmp_path: Path) -> None:
     line = "1 0 -1 10 4 -1 -1 4 20 -1 1 -1 -1 -1 -1 -1 -1 -1"
-    twice = tmp_path / "twice.swf"
-    twice.write_text(f"{line}\n{line}\n")  # duplicate ids: the line reader names both
-    assert load_columns(twice) is None
     cwf = tmp_path / "w.cwf"
-    cwf.write_text(f"{line} -1 -1 -1\n")
-    assert load_columns(cwf) is None
-    assert load_columns(tmp_path / "missing.swf") is None
+    cwf.write_text(f"; MaxProcs: 8\n{line} -1 S -1\n")
+    assert load_workload(cwf).columns is None
     one = tmp_path / "one.swf"
-    one.write_text(f"{line}\n")
-    loaded = load_columns(one)
-    assert loaded is not None and loaded.jobs()[0].procs == 4
+    one.write_text(f"; MaxProcs: 8\n{line}\n")
+    loaded = load_workload(one)
+    assert loaded.columns is not None and loaded.jobs[0].procs == 4

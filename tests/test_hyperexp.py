@@ -133,21 +133,23 @@ def test_round_trip_through_swf(tmp_path: Path) -> None:
         assert b.runtime_on(b.procs) == pytest.approx(b.runtime)
 
 
-def test_reading_without_records_gives_the_same_jobs(tmp_path: Path) -> None:
-    """The run path reads our generators' files with their own reader only."""
+def test_load_workload_reads_the_model_s_jobs(tmp_path: Path) -> None:
+    """load_workload reads a hyperexp file with the SWF reader and the model's meaning of
+    its fields, and keeps each job's line for writing a schedule back."""
     from schedsim.workloads.load import load_workload
 
     params = _params()
+    made = hyperexp.generate_hyperexp_jobs(300, 2, params)
     path = tmp_path / "h.swf"
-    path.write_text(hyperexp.format_hyperexp_swf(
-        hyperexp.generate_hyperexp_jobs(300, 2, params), 2, params), encoding="ascii")
-    full, lean = load_workload(path, procs=64), load_workload(path, procs=64, records=False)
+    path.write_text(hyperexp.format_hyperexp_swf(made, 2, params), encoding="ascii")
+    loaded = load_workload(path, procs=64)
+
     def fields(jobs: list) -> list[tuple]:
         return [(j.id, j.submit, j.runtime, j.procs, j.estimate, j.work) for j in jobs]
 
-    assert fields(full.jobs) == fields(lean.jobs) and len(lean.jobs) == 300
-    assert lean.records == {} and full.records
-    assert lean.header_value("Conversion") == full.header_value("Conversion")
+    assert fields(loaded.jobs) == fields(made) and loaded.rows is not None
+    assert loaded.rows.shape == (300, 18) and loaded.report is None
+    assert "generate hyperexp" in (loaded.header_value("Conversion") or "")
 
 
 def test_utilization_changes_only_arrival_times() -> None:
@@ -170,8 +172,12 @@ def test_out_of_range_parameter_is_input_error(given: dict, fragment: str) -> No
 
 
 def test_reader_rejects_malformed_line() -> None:
-    with pytest.raises(InputError, match=r"x\.swf: line 1: SWF job line needs 18 fields"):
+    with pytest.raises(InputError, match=r"x\.swf:1: expected 18 fields, found 4"):
         hyperexp.parse_hyperexp_swf("1 0.0 -1 2.0\n", "x.swf")
+    line = "1 0.0 -1 2.0 0 -1 -1 0 2.0 -1 1 -1 -1 -1 -1 -1 -1 -1"
+    with pytest.raises(InputError, match=r"x\.swf:2: a hyperexp job needs field 8 \(Pmax\) "
+                                         r">= 1 and field 4 \(run time\) >= 0, got 0 and 2"):
+        hyperexp.parse_hyperexp_swf(f"; MaxProcs: 4\n{line}\n", "x.swf")
 
 
 def test_ihap_machine_default() -> None:

@@ -147,8 +147,21 @@ def test_machine_and_variants() -> None:
     variants = ihap.FAMILY.variants(section, {"cva": [1, 6]}, "")
     assert [v.name for v in variants] == ["utilization0.8_cva1_cvs4", "utilization0.8_cva6_cvs4"]
     assert variants[1].params == {"utilization": 0.8, "cv_arrival": 6.0, "cv_demand": 4.0}
-    with pytest.raises(ValueError, match="unknown variant axis load"):
-        ihap.FAMILY.variants(section, {"load": 0.5}, "")
+    assert ihap.FAMILY.axes == ("utilization", "cva", "cvs")  # the planner checks them
+
+
+def test_an_unknown_variant_axis_is_named_at_planning_time() -> None:
+    from schedsim.errors import InputError
+    from schedsim.experiments.plan import build_plan
+
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    for name in ("hrf", "los", "goal", "slack"):
+        config[name] = {"enabled": False}
+    config["ihap"]["sensitivity"] = {}
+    config["ihap"]["targets"] = {"IHAP-X": {"policies": ["IHAP"], "variants": {"load": 0.5}}}
+    with pytest.raises(InputError, match="IHAP-X: unknown variant axis 'load'; the ihap "
+                                         "family's axes: utilization, cva, cvs"):
+        build_plan(config)
 
 
 def test_plan_shares_the_common_point() -> None:

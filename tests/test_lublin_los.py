@@ -87,7 +87,7 @@ def test_cwf_text_sorted_and_readable(tmp_path: Path) -> None:
         [(j.id, j.submit, j.runtime, j.procs, j.kind, j.requested_start) for j in again.jobs]
     assert sorted(changes, key=lambda c: c.job_id) == sorted(again.changes,
                                                               key=lambda c: c.job_id)
-    assert "; MaxNodes: 320" in header and len(rows) == 400 + len(changes)
+    assert " MaxNodes: 320" in header.lines and len(rows) == 400 + len(changes)
 
 
 def test_determinism() -> None:

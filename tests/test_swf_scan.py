@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_fuzz import workload_files
 
 from schedsim.errors import InputError
+from schedsim.inputs import read_input
 from schedsim.workloads import swf
 from schedsim.workloads.swf_scan import _number
 
@@ -50,15 +52,27 @@ def swf_texts(draw: st.DrawFn) -> str:
 
 
 def both(path: Path, extra_fields: int = 0) -> tuple[object, object]:
+    """(the line reader's, the compiled scan's) header, records, line numbers and value
+    types, or error message, of a file."""
+    raw = read_input(path)
+    return read_both(raw, str(path), extra_fields)
+
+
+def read_both(raw: bytes, path: str, extra_fields: int = 0) -> tuple[object, object]:
     out = []
-    for reader in (swf._read_swf_lines, swf.read_swf):
+    for reader in (swf.read_swf_lines, _records_of_the_table):
         try:
-            log = reader(path, extra_fields)
+            log = reader(raw, path, extra_fields)
             out.append((log.header, log.records, log.line_numbers, log.header_line_numbers,
                         [[type(v) for v in r] for r in log.records]))
         except InputError as err:
             out.append(str(err))
     return out[0], out[1]
+
+
+def _records_of_the_table(raw: bytes, path: str, extra_fields: int) -> swf.SwfLog:
+    """``read_swf_table`` (the scan where it decides), as records."""
+    return swf.table_records(swf.read_swf_table(raw, path, extra_fields))
 
 
 @settings(max_examples=300, deadline=None,
@@ -130,3 +144,28 @@ def test_the_trace_records_are_the_line_readers(tmp_path: Path) -> None:
     path.write_text("; MaxProcs: 128\n" + "\n".join(rows) + "\n")
     expected, got = both(path)
     assert isinstance(got, tuple) and _same(got, expected)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(workload=workload_files())
+def test_the_scan_equals_the_line_reader_on_the_fuzz_corpus(workload: tuple[str, bytes]
+                                                            ) -> None:
+    """The inputs of the simulate fuzzer (tests/test_fuzz.py: random bytes, mutated SWF and
+    CWF lines, other encodings and line endings), whole and line by line: the compiled
+    scan decides a file only where the line reader gives the same values, and never
+    accepts what the line reader refuses."""
+    suffix, data = workload
+    extra = 3 if suffix == ".cwf" else 0
+    for text in [data, *data.splitlines(keepends=True)]:
+        expected, got = read_both(text, f"w{suffix}", extra)
+        assert _same(got, expected), (text, got, expected)
+
+
+@pytest.mark.parametrize("token", ["1_000", "\u0663", "0x10", "1e3_0"])
+def test_a_field_python_reads_but_swf_does_not_is_an_error(tmp_path: Path, token: str) -> None:
+    fields = LINE.split()
+    fields[3] = token.strip()
+    path = tmp_path / "w.swf"
+    path.write_bytes((" ".join(fields) + "\n").encode("utf-8"))
+    expected, got = both(path)
+    assert got == expected == f"{path}:1: field 4 (run time): {token.strip()!r} is not a number"

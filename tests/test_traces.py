@@ -8,7 +8,8 @@ from schedsim.engine import simulate
 from schedsim.machine import Machine
 from schedsim.metrics import summarize, validate_schedule
 from schedsim.policies.registry import make_policy
-from schedsim.workloads.swf import read_swf, to_jobs
+from schedsim.workloads.load import load_workload
+from schedsim.workloads.swf import read_swf
 
 from conftest import trace_path
 
@@ -24,10 +25,9 @@ def test_kth_and_atlas_record_counts() -> None:
 @pytest.mark.trace
 @pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])
 def test_first_5000_kth_jobs_give_valid_schedules(policy: str) -> None:
-    log = read_swf(trace_path("KTH-SP2-1996-2.swf.gz"))
-    assert log.max_procs() == 100
-    jobs, report = to_jobs(log, 100)
-    jobs = jobs[:5000]
+    log = load_workload(trace_path("KTH-SP2-1996-2.swf.gz"))
+    assert log.machine.procs == 100 and log.report is not None
+    jobs, report = log.jobs[:5000], log.report
     machine = Machine(100)
     schedule = simulate(jobs, machine, make_policy(policy, {}, machine))
     validate_schedule(schedule)

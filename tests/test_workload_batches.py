@@ -28,9 +28,9 @@ SEEDS = (1, 2, 7)
 
 
 def single_file(tmp_path: Path, model: str, jobs: int, seed: int,
-                params: dict[str, Any]) -> bytes:
+                params: dict[str, Any], ext: str) -> bytes:
     """``schedsim generate`` of one seed, given ``--param`` as the workflow used to give it."""
-    out = tmp_path / "single" / f"seed{seed}"
+    out = tmp_path / "single" / f"seed{seed}.{ext}"
     out.parent.mkdir(parents=True, exist_ok=True)
     items = [arg for key, value in params.items() for arg in ("--param", f"{key}={value}")]
     argv = ["generate", model, "--jobs", str(jobs), "--seed", str(seed), *items, "--out",
@@ -48,7 +48,7 @@ def test_batch_files_equal_single_schedsim_generate_runs(tmp_path: Path, model: 
     argv = ["generate", "--spec", to_json(batch), "--out", *outputs]
     assert experiments_cli.main(argv) == 0
     for seed, out in zip(SEEDS, outputs, strict=True):
-        assert Path(out).read_bytes() == single_file(tmp_path, model, jobs, seed, params)
+        assert Path(out).read_bytes() == single_file(tmp_path, model, jobs, seed, params, ext)
     leftovers = [p.name for p in Path(outputs[0]).parent.iterdir() if p.name.startswith(".")]
     assert leftovers == []  # written through temporary files, all renamed
 

@@ -14,23 +14,30 @@ import math
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any, NoReturn
 
 import numpy as np
 
 from schedsim import __version__
-from schedsim.atomic import stage_text, write_text_atomic
-from schedsim.engine import Schedule, SimulationError, simulate
+from schedsim.atomic import (
+    check_output,
+    run_stopping_on_signals,
+    target,
+    write_all_or_none,
+    write_text_atomic,
+)
+from schedsim.engine import SimulationError, simulate
 from schedsim.errors import InputError
+from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.metrics import summarize, summarize_columns
+from schedsim.numbers import to_float, to_int
 from schedsim.params import split_assignments
 from schedsim.policies.registry import all_policies, make_policy
-from schedsim.workloads.base import all_models, get_model
-from schedsim.workloads.columns import ColumnWorkload, load_columns, swf_lines
+from schedsim.progress import Progress, compile_notice
+from schedsim.workloads.base import MAX_JOBS, SEED_RANGE, all_models, get_model
+from schedsim.workloads.columns import swf_lines
 from schedsim.workloads.load import Workload, load_workload
-from schedsim.workloads.swf import format_record
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,6 +47,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
+def integer(text: str) -> int:
+    """An option's integer, spelled as ``schedsim.numbers`` reads numbers (not ``1_000``)."""
+    try:
+        return to_int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def number(text: str) -> float:
+    """An option's number (``schedsim.numbers``)."""
+    try:
+        return to_float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="schedsim", description="Parallel-job scheduling simulator.")
     parser.add_argument("--version", action="version", version=f"schedsim {__version__}")
@@ -47,8 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     gen = sub.add_parser("generate", help="generate a synthetic workload")
     gen.add_argument("model", help="workload model (see `schedsim models`)")
-    gen.add_argument("--jobs", type=int, required=True, help="number of jobs")
-    gen.add_argument("--seed", type=int, required=True, help="random seed")
+    gen.add_argument("--jobs", type=integer, required=True,
+                     help=f"number of jobs (1 to {MAX_JOBS:,})")
+    gen.add_argument("--seed", type=integer, required=True,
+                     help=f"random seed ({SEED_RANGE[0]} to {SEED_RANGE[1]})")
     gen.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                      help="model parameter (repeatable)")
     gen.add_argument("--out", required=True, help="output workload file")
@@ -58,12 +83,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--policy", required=True, help="policy name (see `schedsim policies`)")
     sim.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                      help="policy parameter (repeatable)")
-    sim.add_argument("--procs", type=int, default=None,
-                     help="machine size (default: the file's MaxProcs header)")
-    sim.add_argument("--unit", type=int, default=1, help="allocation unit (default 1)")
+    sim.add_argument("--procs", type=integer, default=None,
+                     help="machine size (default: the file's MaxProcs header; a file "
+                          "without one needs it)")
+    sim.add_argument("--unit", type=integer, default=1, help="allocation unit (default 1)")
     sim.add_argument("--estimates", choices=("requested", "exact"), default="requested",
                      help="scheduler's runtime estimates (default: requested)")
-    sim.add_argument("--tau", type=float, default=10.0,
+    sim.add_argument("--tau", type=number, default=10.0,
                      help="bounded-slowdown threshold in seconds (default 10)")
     sim.add_argument("--out", required=True, help="output schedule (SWF)")
     sim.add_argument("--metrics", default=None, help="write summary metrics as JSON")
@@ -76,13 +102,17 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return _COMMANDS[args.command](args)
+        return run_stopping_on_signals(f"schedsim {args.command}",
+                                       lambda: _COMMANDS[args.command](args))
     except InputError as err:
         print(f"schedsim {args.command}: error: {err}", file=sys.stderr)
         return 2
     except SimulationError as err:
         print(f"schedsim {args.command}: simulation error: {err}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # output piped into e.g. `head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as err:  # a file system error the checks could not foresee
         print(f"schedsim {args.command}: error: {err.filename or ''}: {err.strerror or err}",
               file=sys.stderr)
@@ -93,37 +123,39 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    check_outputs([args.out], None)
     model = get_model(args.model)
+    model.check_output_name(args.out)
+    check_outputs([args.out], None)
     params = split_assignments(args.param, f"generate {args.model}")
-    text = model.run(args.jobs, args.seed, params)
-    write_text_atomic(args.out, text)
+    write_text_atomic(args.out, model.pieces(args.jobs, args.seed, params))
     return 0
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    with compile_notice("schedsim simulate"):
+        return _simulate(args)
+
+
+def _simulate(args: argparse.Namespace) -> int:
     if args.procs is not None and args.procs <= 0:
         raise InputError(f"--procs={args.procs} must be a positive integer")
     if not (math.isfinite(args.tau) and args.tau > 0):
         raise InputError(f"--tau={args.tau} must be a positive number of seconds")
     outputs = [args.out, *([args.metrics] if args.metrics else [])]
     check_outputs(outputs, args.workload)
-    columns = load_columns(args.workload, procs=args.procs, estimates=args.estimates)
-    if columns is not None:
-        return _simulate_columns(args, columns)
     workload = load_workload(args.workload, procs=args.procs, estimates=args.estimates)
-    machine = workload.machine if args.unit == 1 else Machine(
-        workload.machine.procs, args.unit, workload.machine.partitions, workload.machine.speeds)
+    base = workload.machine
+    machine = base if args.unit == 1 else Machine(base.procs, args.unit, base.partitions,
+                                                  base.speeds)
     params = split_assignments(args.param, f"policy {args.policy}")
     policy = make_policy(args.policy, params, machine)
-    with _progress(len(workload.jobs)) as tick:
-        if tick is not None and getattr(policy, "simulate_compiled", None) is None:
-            policy = _ProgressPolicy(policy, tick)
-        schedule = simulate(workload.jobs, machine, policy, workload.changes)
-    texts = {args.out: schedule_swf(schedule, workload, args.policy)}
+    start, end, procs, summary, jobs = _run(args, workload, machine, policy)
+    rows = workload.rows if workload.rows is not None else job_rows(jobs)
+    header = "".join(f";{h}\n" for h in _schedule_header(args.policy, workload.path, machine))
+    texts: dict[str, str | Iterable[str]] = {
+        args.out: itertools.chain([header], swf_lines(rows, start, end, procs))}
     if args.metrics:
-        texts[args.metrics] = _metrics_text(summarize(schedule, tau=args.tau).as_dict(),
-                                            args, machine, workload.report)
+        texts[args.metrics] = _metrics_text(summary, args, machine, workload.report)
     write_all_or_none(texts)
     if workload.report is not None and workload.report.dropped:
         print(f"schedsim simulate: note: {args.workload}: {workload.report.summary()}",
@@ -131,74 +163,60 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run(args: argparse.Namespace, workload: Workload, machine: Machine, policy: Any
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any], Sequence[Job]]:
+    """Start, end and processors of every job, the summary metrics and the jobs as the
+    run left them (elastic commands change run times and estimates): a compiled run on
+    the columns of a plain SWF file where the policy has one, else the engine."""
+    compiled = _columns_run(workload, machine, policy, args.tau)
+    if compiled is not None:
+        return compiled
+    jobs = workload.jobs
+    with Progress(len(jobs), "schedsim simulate") as tick:
+        if getattr(policy, "simulate_compiled", None) is None:
+            policy = _ProgressPolicy(policy, tick)
+        schedule = simulate(jobs, machine, policy, workload.changes)
+    return (np.array(schedule.start), np.array(schedule.end),
+            np.array(schedule.procs, dtype=np.int64), summarize(schedule, tau=args.tau).as_dict(),
+            schedule.jobs)
+
+
+def _columns_run(workload: Workload, machine: Machine, policy: Any, tau: float
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any], list[Job]] | None:
+    """:func:`_run` through the policy's compiled run of columns, or None where it has
+    none (or declines the run)."""
+    compiled = getattr(policy, "simulate_columns", None)
+    columns = workload.columns
+    if compiled is None or columns is None or workload.changes:
+        return None
+    result = compiled(columns.submit, columns.runtime, columns.estimate, columns.procs)
+    if result is None:
+        return None
+    start, end, procs = result
+    summary = summarize_columns(columns.submit, start, end, procs, machine.procs, tau)
+    return start, end, procs, summary.as_dict(), []
+
+
+def job_rows(jobs: Sequence[Job]) -> np.ndarray:
+    """SWF lines (18 fields) for jobs read from a file without them (CWF): field 8 the
+    processors, 9 the estimate, 11 status 1, 12-16 user, group, application, queue,
+    partition, the others -1 (unknown)."""
+    rows = np.full((len(jobs), 18), -1.0)
+    rows[:, 10] = 1
+    for i, job in enumerate(jobs):
+        rows[i, [0, 1, 7, 8, 11, 12, 13, 14, 15]] = (
+            job.id, job.submit, job.procs, job.estimate, job.user, job.group, job.app,
+            job.queue, job.partition)
+    return rows
+
+
 def check_outputs(outputs: Sequence[str], source: str | None) -> None:
     """Refuse, before any work, output paths that cannot be written or clash."""
-    resolved = [Path(p).resolve() for p in outputs]
-    if source is not None and Path(source).resolve() in resolved:
+    written = [check_output(p) for p in outputs]
+    if source is not None and target(source) in written:
         raise InputError(f"output {source} is the input workload; choose another path")
-    if len(set(resolved)) < len(resolved):
+    if len(set(written)) < len(written):
         raise InputError(f"--out and --metrics are the same file ({outputs[0]})")
-    for path, full in zip(outputs, resolved, strict=True):
-        if full.is_dir():
-            raise InputError(f"output {path} is a directory; give a file path")
-        parent = full.parent
-        if not parent.is_dir():
-            raise InputError(f"output {path}: directory {parent} does not exist")
-        if not os.access(parent, os.W_OK) or (full.exists() and not os.access(full, os.W_OK)):
-            raise InputError(f"output {path}: not writable")
-
-
-def write_all_or_none(texts: dict[str, str | Iterable[str]]) -> None:
-    """Write every file atomically, all of them or (on an error) none of them (a text
-    may come in pieces: ``stage_text``)."""
-    staged: list[tuple[str, Path]] = []
-    try:
-        for path, text in texts.items():
-            staged.append((path, stage_text(path, text)))
-        for path, temporary in staged:
-            os.replace(temporary, path)
-    except OSError as err:
-        for _, temporary in staged:
-            temporary.unlink(missing_ok=True)
-        raise InputError(f"cannot write {err.filename or ''}: {err.strerror or err}") from None
-
-
-def _simulate_columns(args: argparse.Namespace, workload: ColumnWorkload) -> int:
-    """``cmd_simulate`` on a plain SWF file held in columns (``workloads.columns``): the
-    same outputs; the jobs become ``Job`` objects only if the policy has no compiled run
-    of columns."""
-    base = workload.machine
-    machine = base if args.unit == 1 else Machine(base.procs, args.unit, base.partitions,
-                                                  base.speeds)
-    params = split_assignments(args.param, f"policy {args.policy}")
-    policy = make_policy(args.policy, params, machine)
-    compiled = getattr(policy, "simulate_columns", None)
-    result = compiled(workload.submit, workload.runtime, workload.estimate,
-                      workload.procs) if compiled is not None else None
-    if result is not None:
-        start, end, procs = result
-        summary = summarize_columns(workload.submit, start, end, procs, machine.procs,
-                                    args.tau) if args.metrics else None
-    else:
-        jobs = workload.jobs()
-        with _progress(len(jobs)) as tick:
-            if tick is not None and getattr(policy, "simulate_compiled", None) is None:
-                policy = _ProgressPolicy(policy, tick)
-            schedule = simulate(jobs, machine, policy)
-        start, end = np.array(schedule.start), np.array(schedule.end)
-        procs = np.array(schedule.procs, dtype=np.int64)
-        summary = summarize(schedule, tau=args.tau) if args.metrics else None
-    header = "".join(f";{h}\n" for h in _schedule_header(args.policy, workload.path, machine))
-    texts: dict[str, str | Iterable[str]] = {
-        args.out: itertools.chain([header], swf_lines(workload.rows, start, end, procs))}
-    if summary is not None:
-        texts[args.metrics] = _metrics_text(summary.as_dict(), args, machine,
-                                            workload.report)
-    write_all_or_none(texts)
-    if workload.report.dropped:
-        print(f"schedsim simulate: note: {args.workload}: {workload.report.summary()}",
-              file=sys.stderr)
-    return 0
 
 
 def _schedule_header(policy: str, path: str, machine: Machine) -> list[str]:
@@ -208,6 +226,7 @@ def _schedule_header(policy: str, path: str, machine: Machine) -> list[str]:
 
 def _metrics_text(summary: dict[str, Any], args: argparse.Namespace, machine: Machine,
                   report: Any) -> str:
+    summary = dict(summary)
     summary.update({"policy": args.policy, "workload": str(args.workload),
                     "procs": machine.procs, "estimates": args.estimates,
                     "schedsim_version": __version__})
@@ -216,34 +235,38 @@ def _metrics_text(summary: dict[str, Any], args: argparse.Namespace, machine: Ma
     return json.dumps(summary, indent=2, sort_keys=True, allow_nan=False) + "\n"
 
 
-def schedule_swf(schedule: Schedule, workload: Workload, policy: str) -> str:
-    """The schedule as SWF: field 3 = wait, 4 = run time, 5 = processors allocated."""
-    lines = [f";{h}" for h in _schedule_header(policy, workload.path, schedule.machine)]
-    for job, start, end, procs in zip(schedule.jobs, schedule.start, schedule.end,
-                                      schedule.procs, strict=True):
-        original = workload.records.get(job.id)
-        record = list(original) if original is not None else [
-            job.id, job.submit, -1, -1, -1, -1, -1, job.procs, job.estimate, -1, 1,
-            job.user, job.group, job.app, job.queue, job.partition, -1, -1]
-        record[2], record[3], record[4] = start - job.submit, end - start, procs
-        lines.append(format_record(record))
-    return "\n".join(lines) + "\n"
-
-
 def cmd_policies(args: argparse.Namespace) -> int:
-    for name, entry in all_policies().items():
-        print(f"{name}  [{entry.family}]  {entry.description}")
-        for spec in entry.specs():
-            print(f"    {spec.name} = {spec.default!r}  ({spec.allowed()}): {spec.help}")
+    """Policies by family; a policy with the same parameters as the one before it in its
+    family says so instead of listing them again."""
+    by_family: dict[str, list[Any]] = {}
+    for entry in all_policies().values():
+        by_family.setdefault(entry.family, []).append(entry)
+    for family, entries in by_family.items():
+        print(f"{family}:")
+        shown: dict[tuple[Any, ...], str] = {}
+        for entry in entries:
+            print(f"  {entry.name}: {entry.description}")
+            specs = entry.specs()
+            if specs and specs in shown:
+                print(f"      parameters as {shown[specs]}")
+                continue
+            shown.setdefault(specs, entry.name)
+            _print_params(specs)
     return 0
 
 
 def cmd_models(args: argparse.Namespace) -> int:
     for name, model in all_models().items():
-        print(f"{name}  [{model.file_format}]  {model.description}")
-        for spec in model.params:
-            print(f"    {spec.name} = {spec.default!r}  ({spec.allowed()}): {spec.help}")
+        print(f"{name} (writes {model.file_format.upper()}): {model.description}")
+        _print_params(model.params)
     return 0
+
+
+def _print_params(specs: Sequence[Any]) -> None:
+    for spec in specs:
+        default = {"": "''", True: "true", False: "false"}.get(spec.default, spec.default) \
+            if isinstance(spec.default, str | bool) else spec.default
+        print(f"      {spec.name} = {default}  ({spec.allowed()}): {spec.help}")
 
 
 _COMMANDS = {"generate": cmd_generate, "simulate": cmd_simulate,
@@ -251,46 +274,18 @@ _COMMANDS = {"generate": cmd_generate, "simulate": cmd_simulate,
 
 
 class _ProgressPolicy:
-    """Forwards to a policy and ticks a progress bar on every completion."""
+    """Forwards everything to a policy, and counts each completion as a job done."""
 
     def __init__(self, policy: Any, tick: Any) -> None:
         self._policy = policy
         self._tick = tick
-        self.submit = policy.submit
-        self.change = policy.change
-        self.schedule = policy.schedule
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._policy, name)
 
     def finish(self, job: Any, view: Any) -> None:
         self._tick()
         self._policy.finish(job, view)
-
-
-class _progress:
-    """A tqdm bar on stderr, shown after 2 s, only when stderr is a terminal."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.bar: Any = None
-
-    def __enter__(self) -> Any:
-        if not sys.stderr.isatty():
-            return None
-        from tqdm import tqdm
-
-        self.bar = tqdm(total=self.total, unit="job", delay=2.0, file=sys.stderr,
-                        mininterval=0.5)
-        count = [0]
-
-        def tick() -> None:
-            count[0] += 1
-            if count[0] % 1000 == 0:
-                self.bar.update(1000)
-
-        return tick
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.close()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from schedsim.errors import InputError
+from schedsim.numbers import to_float, to_int
 
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
@@ -30,13 +31,23 @@ class ParamSpec:
     choices: tuple[Any, ...] | None = None
 
     def allowed(self) -> str:
+        """The allowed values in words: ``one of a, b``, ``true or false``, ``int in [1,
+        64]``, ``float >= 0``, ``any text``."""
         if self.choices is not None:
-            return "one of " + ", ".join(str(c) for c in self.choices)
+            return "one of " + ", ".join(str(c) if c != "" else "'' (empty)"
+                                         for c in self.choices)
         if self.type is bool:
             return "true or false"
-        lo = "-inf" if self.low is None else _fmt(self.low)
-        hi = "inf" if self.high is None else _fmt(self.high)
-        return f"{self.type.__name__} in [{lo}, {hi}]"
+        if self.type not in (int, float):
+            return "any text"
+        kind = self.type.__name__
+        if self.low is not None and self.high is not None:
+            return f"{kind} in [{_fmt(self.low)}, {_fmt(self.high)}]"
+        if self.low is not None:
+            return f"{kind} >= {_fmt(self.low)}"
+        if self.high is not None:
+            return f"{kind} <= {_fmt(self.high)}"
+        return f"any {kind}"
 
     def convert(self, raw: Any, owner: str) -> Any:
         """Convert and check one raw value; raise InputError naming the parameter."""
@@ -60,17 +71,21 @@ class ParamSpec:
                 return False
             raise InputError(self._bad(raw, owner))
         try:
+            if self.type in (int, float) and isinstance(raw, bool):
+                raise ValueError  # true and false are not numbers
             if self.type is int:
                 if isinstance(raw, float) and not raw.is_integer():
                     raise ValueError
-                return int(float(raw)) if isinstance(raw, str) and "e" in raw.lower() else int(raw)
+                return to_int(raw.strip()) if isinstance(raw, str) else int(raw)
             if self.type is float:
-                value = float(raw)
+                value = to_float(raw.strip()) if isinstance(raw, str) else float(raw)
                 if value != value:  # NaN
                     raise ValueError
                 return value
+            if not isinstance(raw, str | int | float):
+                raise ValueError  # a list or a mapping is not a name
             return self.type(raw)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise InputError(self._bad(raw, owner)) from None
 
     def _bad(self, raw: Any, owner: str) -> str:
@@ -82,13 +97,18 @@ def _fmt(x: float) -> str:
 
 
 def split_assignments(items: Iterable[str], owner: str) -> dict[str, str]:
-    """Parse ``["a=1", "b=x"]`` into a dict; reject items without '='."""
+    """Parse ``["a=1", "b=x"]`` into a dict; reject items without '=' and a parameter
+    given twice (the last value would win without a word)."""
     out: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
-        if not sep or not key.strip():
+        key = key.strip()
+        if not sep or not key:
             raise InputError(f"{owner}: parameter {item!r} is not of the form KEY=VALUE")
-        out[key.strip()] = value.strip()
+        if key in out:
+            raise InputError(f"{owner}: parameter {key} is given twice ({key}={out[key]} and "
+                             f"{key}={value.strip()}); give it once")
+        out[key] = value.strip()
     return out
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import http.client
-import os
 import sys
 import time
 import urllib.error
@@ -28,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from schedsim.atomic import stage_bytes
+from schedsim.atomic import commit, stage_bytes
 from schedsim.errors import InputError
 
 CHUNK = 1 << 20
@@ -143,7 +142,7 @@ def fetch(url: str, out: str | Path, sha256: str | None, timeout: float = 60.0,
                 staged.unlink(missing_ok=True)
                 raise InputError(f"{url}: SHA-256 {hashlib.sha256(data).hexdigest()} does "
                                  f"not match the expected {sha256}") from None
-            os.replace(staged, out)
+            commit(staged, out)
             return
         if attempt < retries:
             time.sleep(wait * (attempt + 1))
@@ -159,18 +158,38 @@ def _download(url: str, timeout: float) -> bytes:
     return data
 
 
+def _from_config(args: argparse.Namespace) -> None:
+    """``--url``, ``--sha256`` (and ``--out`` unless given) of ``--log`` in ``--config``."""
+    from schedsim.experiments.configcheck import load_config_file
+
+    if not args.config:
+        raise InputError("--log needs --config, the config that names the log")
+    try:
+        log = TraceSettings.of(load_config_file(args.config)).log(args.log)
+    except (KeyError, TypeError, ValueError) as err:
+        raise InputError(f"{args.config}: {err}") from None
+    args.url, args.sha256 = log.url, log.sha256
+    args.out = args.out or log.download_path
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m schedsim.traces",
                                      description="Fetch a real log, verified.")
     sub = parser.add_subparsers(dest="command", required=True)
     get = sub.add_parser("fetch", help="download a log to a file, checking its SHA-256")
-    get.add_argument("--url", required=True)
-    get.add_argument("--out", required=True)
+    get.add_argument("--url", help="the log's URL (or --config with --log)")
+    get.add_argument("--out", help="where to write it (with --log: resources/traces/<file>)")
     get.add_argument("--sha256", default=None)
+    get.add_argument("--config", help="a workflow config whose traces.logs names the log")
+    get.add_argument("--log", help="the log's name under traces.logs of --config")
     get.add_argument("--timeout", type=float, default=60.0)
     get.add_argument("--retries", type=int, default=3)
     args = parser.parse_args(argv)
     try:
+        if args.log:
+            _from_config(args)
+        if not (args.url and args.out):
+            raise InputError("give --url and --out, or --config and --log")
         fetch(args.url, args.out, args.sha256, args.timeout, args.retries)
     except InputError as err:
         print(f"schedsim traces fetch: error: {err}", file=sys.stderr)

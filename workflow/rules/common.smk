@@ -2,13 +2,13 @@
 # constraints. No rules here.
 
 import functools
+import os
 import re
 import sys
 from pathlib import Path
 
 import yaml
 
-from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 # Plan with the repository's own package (the jobs run the same code, see
@@ -16,17 +16,35 @@ from snakemake.utils import validate
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from schedsim.errors import InputError  # noqa: E402
 from schedsim.experiments import provenance  # noqa: E402
-from schedsim.experiments.configcheck import first_unknown_key  # noqa: E402
+from schedsim.experiments.configcheck import (  # noqa: E402
+    config_problem,
+    where_defined,
+)
 from schedsim.experiments.plan import build_plan  # noqa: E402
 from schedsim.experiments.spec import canonical_json, to_json  # noqa: E402
 from schedsim.traces import TraceSettings  # noqa: E402
 
-# An unknown key gets a short message (validation alone would print the schema).
+# The config files merged into `config`, each overriding the ones before it: the
+# Snakefile's `configfile:`, then each --configfile.
+OVERRIDES = [str(f) for f in workflow.overwrite_configfiles]
+CONFIG_FILES = [str(f) for f in workflow.configfiles if str(f) not in OVERRIDES] + OVERRIDES
+
+
+def config_error(problem, keys=()):
+    """Stop with one line naming the config file(s) that set the offending key, and exit
+    code 2 (as `schedsim`), without Snakemake's frame around it."""
+    files = ", ".join(where_defined(keys, CONFIG_FILES)) if CONFIG_FILES else "--config"
+    print(f"config {files}: {problem}", file=sys.stderr)
+    sys.exit(2)
+
+
+# Every schema error as one line with its key path and what is allowed (validation
+# alone would print the schema); then validate() fills in the schema's defaults.
 SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
 with open(SCHEMA, encoding="utf-8") as schema_file:
-    UNKNOWN = first_unknown_key(config, yaml.safe_load(schema_file))
-if UNKNOWN:
-    raise WorkflowError(f"config: {UNKNOWN}")
+    PROBLEM = config_problem(config, yaml.safe_load(schema_file))
+if PROBLEM:
+    config_error(PROBLEM, PROBLEM.keys)
 validate(config, "../schemas/config.schema.yaml")
 
 # Relative trace paths (`traces:`) are read from the repository root. An unknown
@@ -34,7 +52,7 @@ validate(config, "../schemas/config.schema.yaml")
 try:
     PLAN = build_plan(config, base=workflow.basedir)
 except (InputError, ValueError) as err:
-    raise WorkflowError(f"config: {err}") from None
+    config_error(err)
 SRC = Path(workflow.basedir) / "src" / "schedsim"
 TRACES = TraceSettings.of(config)
 
@@ -233,9 +251,23 @@ def not_run():
     return canonical_json(PLAN.not_run)
 
 
+def from_root(path):
+    """``path`` relative to the repository root when it is inside it, else absolute."""
+    relative = os.path.relpath(os.path.abspath(path), workflow.basedir)
+    return os.path.abspath(path) if relative.startswith("..") else relative
+
+
+RUN_DIR = from_root(os.getcwd())  # the working directory (--directory)
+
+
 def report_not_run():
-    for target, why in PLAN.not_run.items():
-        print(f"not run: {target}: {why}", file=sys.stderr)
+    """One short line per target not run (the claims keep the whole reason)."""
+    for target in PLAN.not_run:
+        logs = PLAN.missing_logs.get(target) or [""]
+        config = where_defined(("traces", "logs", logs[0]), CONFIG_FILES)[0] \
+            if CONFIG_FILES else "CONFIG"
+        line = PLAN.not_run_line(target, from_root(config), "" if RUN_DIR == "." else RUN_DIR)
+        print(line, file=sys.stderr)
 
 
 def claim_settings():

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from schedsim.atomic import run_stopping_on_signals
 from schedsim.errors import InputError
 from schedsim.experiments import spec as specs
 from schedsim.experiments.family import get_family
@@ -108,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return COMMANDS[args.command](args)
+        return run_stopping_on_signals(f"schedsim experiments {args.command}",
+                                       lambda: COMMANDS[args.command](args))
     except (InputError, KeyError, ValueError, FileNotFoundError) as err:
         print(f"schedsim experiments {args.command}: error: {err}", file=sys.stderr)
         return 2
@@ -119,17 +121,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 # ----------------------------------------------------------------------------- specs
 
 
-def _load_config(path: str) -> dict[str, Any]:
-    import yaml
-
-    with open(path, encoding="utf-8") as handle:
-        return yaml.safe_load(handle) or {}
-
-
 def _plan(path: str) -> Any:
+    """The plan of a config file, checked as the workflow checks it (the schema, then the
+    plan); every problem is one line naming the file."""
+    from schedsim.experiments.configcheck import config_problem, load_config_file, load_schema
     from schedsim.experiments.plan import build_plan
 
-    return build_plan(_load_config(path))
+    config = load_config_file(path)
+    problem = config_problem(config, load_schema())
+    if problem:
+        raise InputError(f"config {path}: {problem}")
+    try:
+        return build_plan(config)
+    except (InputError, ValueError) as err:
+        raise InputError(f"config {path}: {err}") from None
 
 
 def _point_spec(args: argparse.Namespace) -> specs.PointSpec:
@@ -201,9 +206,11 @@ def cmd_run_point(args: argparse.Namespace) -> int:
     from schedsim.experiments.provenance import provenance
     from schedsim.experiments.reuse import rows_from_equivalent
     from schedsim.experiments.run import run_point, write_rows_parquet
+    from schedsim.progress import compile_notice
 
     spec = _point_spec(args)
-    rows = rows_from_equivalent(spec, args.same_as) if args.same_as else run_point(spec)
+    with compile_notice("schedsim experiments run-point"):
+        rows = rows_from_equivalent(spec, args.same_as) if args.same_as else run_point(spec)
     write_rows_parquet(rows, args.out, provenance(specs.to_json(spec), args.code_version,
                                                   spec.seeds))
     print(f"{spec.target} {spec.policy} {spec.point}: {len(rows)} simulations")

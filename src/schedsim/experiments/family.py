@@ -19,6 +19,7 @@ import importlib
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from schedsim.experiments.spec import MachineSpec
@@ -53,6 +54,12 @@ class Family:
         measure: the module that runs and measures the family's simulations
             (``schedsim.experiments.measure``: its ``MEASURE``), kept apart from the
             claims and figures so that editing those reruns no simulation.
+        axes: the variant axes a target's ``variants`` may name, each with the JSON
+            schema of one value (a target may give one value or a list; None: not
+            checked).
+        options: the JSON schema of the section's ``options`` (None: not checked).
+        policy_families: the policy families (``schedsim policies``) whose policies run
+            on this family's workloads and machine (None: any policy).
     """
 
     name = ""
@@ -62,6 +69,9 @@ class Family:
     param_columns: tuple[str, ...] = ()
     workload_info = False
     measure = "schedsim.experiments.measure"
+    axes: Mapping[str, Mapping[str, Any]] | None = None
+    options: Mapping[str, Any] | None = None
+    policy_families: tuple[str, ...] | None = None
 
     def machine(self, section: Mapping[str, Any]) -> MachineSpec:
         """The machine description of the section (``machine:``)."""
@@ -78,6 +88,23 @@ class Family:
         params = {**workload.get("params", {}), **variant.params}
         return {"model": workload["model"], "jobs": int(section["jobs"]),
                 "params": dict(sorted(params.items()))}
+
+
+NUMBER = {"type": "number"}
+POSITIVE = {"type": "number", "exclusiveMinimum": 0}
+SHARE = {"type": "number", "minimum": 0, "maximum": 1}
+
+
+def axis_schemas(**axes: Mapping[str, Any]) -> Mapping[str, Mapping[str, Any]]:
+    """A family's variant axes, each with the JSON schema of one value (read-only)."""
+    return MappingProxyType(axes)
+
+
+def options_schema(required: tuple[str, ...] = (), **properties: Mapping[str, Any]
+                   ) -> Mapping[str, Any]:
+    """The JSON schema of an ``options`` mapping with these keys (no others)."""
+    return MappingProxyType({"type": "object", "additionalProperties": False,
+                             "required": list(required), "properties": properties})
 
 
 def axis_product(values: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -41,6 +41,8 @@ def generate_files(model: str, jobs: int, params: Mapping[str, Any], seeds: Sequ
     """Write the workload of each seed of ``seeds`` to the output at the same position."""
     check_outputs(seeds, outputs)
     generator = get_model(model)
+    for path in outputs:
+        generator.check_output_name(path)
     given = split_assignments(assignments(params), f"generate {model}")
     for seed, path in zip(seeds, outputs, strict=True):
-        write_text_atomic(path, generator.run(jobs, seed, given))
+        write_text_atomic(path, generator.pieces(jobs, seed, given))

@@ -22,11 +22,12 @@ Config keys of a target are described once in workflow/schemas/config.schema.yam
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from schedsim.errors import InputError
 from schedsim.experiments.family import Family, Variant
 from schedsim.experiments.spec import (
     DERIVED,
@@ -126,8 +127,15 @@ class Context:
         return type(self.family).__module__
 
     def figure(self, raw: Mapping[str, Any], default: str) -> FigureSpec:
+        """The target's figure: a generic one or one its family registers."""
+        from schedsim.plots import figure_names
+
         given = raw.get("figure") or {}
-        return FigureSpec(given.get("name") or default, tuple(given.get("metrics") or ()))
+        name = given.get("name") or default
+        if name not in figure_names():
+            raise InputError(f"figure {name!r} is not a figure; known: "
+                             f"{', '.join(figure_names())}")
+        return FigureSpec(name, tuple(given.get("metrics") or ()))
 
 
 # ----------------------------------------------------------------------------- sweep
@@ -143,22 +151,33 @@ class Sweep:
         sweep = {k: tuple(v) for k, v in (raw.get("sweep") or {}).items()}
         combine = tuple(raw.get("combine") or ())
         self._check(target, raw, sweep, panels)
-        variants = {v.name: v for panel in panels for v in self.panel_variants(ctx, raw, panel)}
+        policies = tuple(dict.fromkeys(p for panel in panels for p in panel.policies))
+        check_policies(ctx, target, policies)
         chosen = [p for panel in panels for p in panel.chosen]
+        choose = self._choose(raw, panels)
+        check_params(ctx, target, [*sweep, *chosen, *([choose.param] if choose else [])],
+                     policies)
+        variants = {v.name: v for v in self.target_variants(ctx, target, raw, panels)}
         params = [p for p in dict.fromkeys([*sweep, *chosen]) if p not in combine]
         group_by = ("policy", ctx.family.variant_column,
                     *dict.fromkeys([*ctx.family.param_columns, *params]))
         trace = (raw.get("trace") or {}).get("note")
         months = tuple((raw.get("trace") or {}).get("months") or ())
+        figure = ctx.figure(raw, "combined" if combine else "sweep")
+        columns = {*group_by, *(k for v in variants.values() for k in v.labels)}
+        check_columns(target, {**({"x": [raw["x"]]} if raw.get("x") else {}),
+                               "figure.metrics": figure.metrics,
+                               "choose.metric": [choose.metric] if choose else []},
+                      {"x": sorted(columns), "figure.metrics": ctx.family.metrics,
+                       "choose.metric": ctx.family.metrics})
         return TargetSpec(
             family=ctx.family.name, module=ctx.module, target=target, kind=SWEEP,
-            figure=ctx.figure(raw, "combined" if combine else "sweep"),
-            policies=tuple(dict.fromkeys(p for panel in panels for p in panel.policies)),
+            figure=figure, policies=policies,
             variants=tuple(variants), variant_column=ctx.family.variant_column,
             variant_labels={n: dict(v.labels) for n, v in variants.items()},
             panels=panels, group_by=group_by, combine=combine, sweep=sweep,
             x=raw.get("x") or self._default_x(sweep, raw, panels),
-            metrics=ctx.family.metrics, choose=self._choose(raw, panels), trace=trace,
+            metrics=ctx.family.metrics, choose=choose, trace=trace,
             policy_labels=dict(ctx.section.get("policy_labels") or {}),
             seed_unit=("months" if months else "trace segments" if trace else
                        "batches" if ctx.section.get("batches") else "seeds"),
@@ -216,11 +235,37 @@ class Sweep:
         if not given:
             return None
         param = given["param"]
-        policy = given.get("policy") or next(
-            (p for panel in panels for p in panel.policies if param in policy_params(p)), None)
-        if policy is None:
-            raise ValueError(f"choose {param}: no policy of the target takes {param}")
+        ours = [p for panel in panels for p in panel.policies]
+        policy = given.get("policy") or next((p for p in ours if param in policy_params(p)),
+                                             None)
+        if policy is None or policy not in ours or param not in policy_params(policy):
+            raise ValueError(f"choose {param}: no policy of the target takes {param}"
+                             if policy is None else f"choose {param}: the policy {policy} "
+                             f"is not one of the target's that take {param}")
         return ChooseSpec(param, policy, given.get("metric", "AWT"))
+
+    def target_variants(self, ctx: Context, target: str, raw: Mapping[str, Any],
+                        panels: Sequence[PanelSpec]) -> list[Variant]:
+        """Every variant of the target's panels; the axes they name are the family's."""
+        axes = ctx.family.axes
+        given = {"variants": raw.get("variants") or {},
+                 **{f"panels[{i}].variants": panel.values for i, panel in enumerate(panels)}}
+        for where, values in given.items():
+            unknown = [axis for axis in values if axes is not None and axis not in axes]
+            if unknown:
+                raise InputError(f"{target}: unknown variant axis {unknown[0]!r}; the "
+                                 f"{ctx.family.name} family's axes: "
+                                 f"{', '.join(axes or ()) or '(none)'}")
+            if axes:
+                check_axis_values(f"{target}.{where}", values, axes)
+        try:
+            return [v for panel in panels for v in self.panel_variants(ctx, raw, panel)]
+        except (KeyError, TypeError, ValueError) as err:
+            if isinstance(err, InputError):
+                raise
+            detail = f"no value for {err}" if isinstance(err, KeyError) else str(err)
+            raise InputError(f"{target}: its variants ({raw.get('variants') or {}}, panels "
+                             f"{[dict(p.values) for p in panels]}): {detail}") from None
 
     def panel_variants(self, ctx: Context, raw: Mapping[str, Any],
                        panel: PanelSpec) -> list[Variant]:
@@ -424,6 +469,76 @@ def _known(spec: TargetSpec, registry: Mapping[str, Any]) -> str:
 
 
 KINDS: dict[str, Sweep | Derived | Example] = {k.name: k for k in (Sweep(), Derived(), Example())}
+
+
+# ----------------------------------------------------------------------------- checks
+
+
+def check_policies(ctx: Context, where: str, policies: Iterable[str]) -> None:
+    """Every policy is registered, and of a policy family that runs on the family's
+    workloads (``Family.policy_families``)."""
+    from schedsim.policies.registry import get_policy
+
+    accepted = ctx.family.policy_families
+    for name in policies:
+        entry = get_policy(name)
+        if accepted is not None and entry.family not in accepted:
+            raise InputError(f"{where}: policy {name} is a {entry.family} policy; the "
+                             f"{ctx.family.name} family runs {' and '.join(accepted)} policies "
+                             "(schedsim policies lists them)")
+
+
+def family_params(ctx: Context) -> set[str]:
+    """The parameters some policy the family runs takes, and its parameter columns."""
+    from schedsim.policies.registry import all_policies
+
+    accepted = ctx.family.policy_families
+    return {spec.name for entry in all_policies().values()
+            if accepted is None or entry.family in accepted
+            for spec in entry.specs()} | set(ctx.family.param_columns)
+
+
+def check_params(ctx: Context, target: str, names: Iterable[str],
+                 policies: Sequence[str]) -> None:
+    """Every parameter a target sweeps, chooses or takes from another target is one that
+    one of its policies takes, or at least one the family's policies take (a parameter
+    none of the target's policies takes gives an empty column, as SLACK-T4 keeps
+    SLACK-F17's layout and shares its runs): a misspelt name is an error."""
+    takes = {name for policy in policies for name in policy_params(policy)}
+    unknown = [name for name in names if name not in takes]
+    if not unknown:
+        return
+    known = family_params(ctx)
+    for name in unknown:
+        if name not in known:
+            raise InputError(f"{target}: parameter {name!r} is taken by none of its policies "
+                             f"({', '.join(policies)}) nor by any policy of the "
+                             f"{ctx.family.name} family; their parameters: "
+                             f"{', '.join(sorted(known)) or '(none)'}")
+
+
+def check_axis_values(where: str, values: Mapping[str, Any],
+                      axes: Mapping[str, Mapping[str, Any]]) -> None:
+    """Each axis value (or list of values) is of its axis's JSON schema."""
+    from schedsim.experiments.configcheck import value_problem
+
+    schema = {"type": "object", "properties": {
+        axis: {"anyOf": [one, {"type": "array", "items": one, "minItems": 1}]}
+        for axis, one in axes.items()}}
+    problem = value_problem(values, schema, where)
+    if problem is not None:
+        raise InputError(problem.text)
+
+
+def check_columns(target: str, given: Mapping[str, Sequence[str]],
+                  allowed: Mapping[str, Sequence[str]]) -> None:
+    """Each key's names are among the columns it may name (``x``: the target's table's,
+    metrics: the family's)."""
+    for key, names in given.items():
+        for name in names:
+            if name not in allowed[key]:
+                raise InputError(f"{target}: {key} {name!r} is not one of "
+                                 f"{', '.join(allowed[key])}")
 
 
 def check_function(spec: TargetSpec) -> None:

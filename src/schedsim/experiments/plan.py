@@ -14,8 +14,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from schedsim.errors import InputError
 from schedsim.experiments.family import enabled_families, get_family
-from schedsim.experiments.kinds import KINDS, Context, check_function, chosen_path
+from schedsim.experiments.kinds import (
+    KINDS,
+    Context,
+    check_function,
+    check_policies,
+    chosen_path,
+)
 from schedsim.experiments.reuse import equivalent_points
 from schedsim.experiments.spec import (
     RESULTS,
@@ -48,6 +55,7 @@ class Reading:
 class Plan:
     """Everything the workflow needs: files to make and how to make them."""
 
+    config: Mapping[str, Any] = field(default_factory=dict)
     workloads: dict[str, dict[str, Any]] = field(default_factory=dict)
     points: dict[str, PointSpec] = field(default_factory=dict)
     targets: dict[str, TargetSpec] = field(default_factory=dict)
@@ -55,6 +63,7 @@ class Plan:
     claim_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     modules: dict[str, str] = field(default_factory=dict)
     not_run: dict[str, str] = field(default_factory=dict)
+    missing_logs: dict[str, list[str]] = field(default_factory=dict)  # target -> logs tried
     fetches: dict[str, TraceLog] = field(default_factory=dict)
     unreachable: dict[str, str | None] = field(default_factory=dict)
     readings: dict[str, dict[str, Reading]] = field(default_factory=dict)
@@ -69,6 +78,23 @@ class Plan:
     def choosing(self) -> dict[str, str]:
         """Target -> its chosen-parameter file, for targets that choose one."""
         return {t: chosen_path(t) for t, spec in self.targets.items() if spec.choose}
+
+    def not_run_line(self, target: str, config_file: str, workdir: str = "") -> str:
+        """One short line on why ``target`` is not run and, for a missing log, the command
+        that fetches it (``config_file`` names its URL and checksum; ``workdir`` is where
+        the run looks for ``resources/traces/``)."""
+        logs = self.missing_logs.get(target)
+        if not logs:
+            return f"not run: {target}: {self.not_run[target]}"
+        settings = TraceSettings.of(self.config)
+        first = settings.log(logs[0])
+        why = self.unreachable.get(first.url) or "not reachable"
+        why = why.removeprefix(f"{first.url}: ")
+        fallback = f" (or its fallback {', '.join(logs[1:])})" if logs[1:] else ""
+        out = f"{workdir.rstrip('/')}/{first.download_path}" if workdir else first.download_path
+        return (f"not run: {target}: log {logs[0]}{fallback} neither found nor fetchable "
+                f"({why}); fetch it: python -m schedsim.traces fetch --config {config_file} "
+                f"--log {logs[0]} --out {out}")
 
     @property
     def batches(self) -> dict[str, WorkloadBatch]:
@@ -109,14 +135,30 @@ def _batch_of(path: str, entry: Mapping[str, Any]) -> tuple[int, WorkloadBatch]:
                                params=dict(entry["params"]), input=str(entry.get("input", "")))
 
 
-def seeds_of(config: Mapping[str, Any], section: Mapping[str, Any]) -> tuple[int, ...]:
-    """The family's seeds (its own ``seeds`` block, else the global one)."""
-    block = section.get("seeds") or config.get("seeds", {})
+def seeds_of(config: Mapping[str, Any], section: Mapping[str, Any],
+             family: str = "") -> tuple[int, ...]:
+    """The family's seeds (its own ``seeds`` block, else the global one), each in the
+    range every workload model takes (``workloads.base.SEED_RANGE``) and given once."""
+    from schedsim.workloads.base import SEED_RANGE, check_seed
+
+    own = section.get("seeds")
+    block, where = (own, f"{family}.seeds") if own else (config.get("seeds") or {}, "seeds")
     values = block.get("values") or []
     if values:
-        return tuple(int(v) for v in values)
-    start = int(block.get("start", 1))
-    return tuple(range(start, start + int(block.get("count", 1))))
+        for index, value in enumerate(values):
+            check_seed(value, f"{where}.values[{index}]")
+            if value in values[:index]:
+                raise InputError(f"{where}.values: seed {value} is given twice; give each "
+                                 "seed once (a repeated seed is not a replication)")
+        return tuple(values)
+    start, count = block.get("start", 1), block.get("count", 20)
+    check_seed(start, f"{where}.start")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise InputError(f"{where}.count: {count!r} is not a positive integer")
+    if start + count - 1 > SEED_RANGE[1]:
+        raise InputError(f"{where}.count: the last seed, start + count - 1 = "
+                         f"{start + count - 1}, is above the largest seed {SEED_RANGE[1]}")
+    return tuple(range(start, start + count))
 
 
 def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Plan:
@@ -126,13 +168,16 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
     download directory are read from: the repository root in the workflow, the
     current directory by default.
     """
-    plan = Plan()
+    plan = Plan(config=config)
     root = Path(base) if base is not None else Path.cwd()
+    seeds_of(config, {})  # the global seeds, checked even when every family has its own
     for name in enabled_families(config):
         section = config[name]
         family = get_family(name, section.get("module"))
         plan.modules[name] = type(family).__module__
-        ctx = Context(config, family, section, seeds_of(config, section), root, plan.targets)
+        ctx = Context(config, family, section, seeds_of(config, section, name), root,
+                      plan.targets)
+        _check_section(ctx)
         for target, raw in _targets(section):
             if target in plan.targets:
                 raise ValueError(f"target {target} appears in two families")
@@ -144,8 +189,39 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
         for reading, given in (section.get("sensitivity") or {}).items():
             if given.get("enabled", True):
                 _plan_reading(plan, ctx, reading, given)
+    if not plan.targets and not plan.not_run:
+        enabled = ", ".join(enabled_families(config)) or "none"
+        raise InputError(f"no target is enabled (families enabled: {enabled}): enable a "
+                         "family (e.g. hrf: {enabled: true}) with at least one target")
     plan.same_as = equivalent_points(plan.points)
     return plan
+
+
+def _check_section(ctx: Context) -> None:
+    """The keys every enabled family section needs are there, and the policies it names
+    outside its targets (``policy_params``, ``policy_labels``, a reading's
+    ``policy_params``) are policies the family runs."""
+    name = ctx.family.name
+    missing = [key for key in ("machine", "jobs", "workload") if key not in ctx.section]
+    if "model" not in (ctx.section.get("workload") or {}):
+        missing.append("workload.model")
+    if missing:
+        raise InputError(f"{name}: missing key {missing[0]} (an enabled family needs "
+                         "machine, jobs and workload.model)")
+    if ctx.family.options is not None:
+        from schedsim.experiments.configcheck import value_problem
+
+        problem = value_problem(ctx.section.get("options") or {}, ctx.family.options,
+                                f"{name}.options")
+        if problem is not None:
+            raise InputError(problem.text)
+    sections = [(f"{name}.policy_params", ctx.section.get("policy_params")),
+                (f"{name}.policy_labels", ctx.section.get("policy_labels"))]
+    sections += [(f"{name}.sensitivity.{reading}.policy_params", given.get("policy_params"))
+                 for reading, given in (ctx.section.get("sensitivity") or {}).items()
+                 if isinstance(given, Mapping)]
+    for where, block in sections:
+        check_policies(ctx, where, block or {})
 
 
 def _plan_reading(plan: Plan, ctx: Context, reading: str, given: Mapping[str, Any]) -> None:
@@ -210,8 +286,27 @@ def _reading_targets(plan: Plan, section: Mapping[str, Any],
 
 
 def _targets(section: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
-    return [(t, raw or {}) for t, raw in (section.get("targets") or {}).items()
-            if (raw or {}).get("enabled", True)]
+    """The enabled targets, in config order except that each comes after the targets it
+    reads (``chosen``, ``sources``)."""
+    enabled = [(t, raw or {}) for t, raw in (section.get("targets") or {}).items()
+               if (raw or {}).get("enabled", True)]
+    names = {t for t, _ in enabled}
+    placed: list[tuple[str, Mapping[str, Any]]] = []
+    pending = list(enabled)
+    while pending:
+        done = {t for t, _ in placed}
+        ready = next((i for i, (_, raw) in enumerate(pending)
+                      if _reads(raw) & names <= done), 0)  # a cycle: as given
+        placed.append(pending.pop(ready))
+    return placed
+
+
+def _reads(raw: Mapping[str, Any]) -> set[str]:
+    """The targets a target reads: where its chosen parameters come from, its sources."""
+    panels = [p for p in raw.get("panels") or () if isinstance(p, Mapping)]
+    chosen = [raw.get("chosen") or {}, *(p.get("chosen") or {} for p in panels)]
+    return {str(source) for block in chosen if isinstance(block, Mapping)
+            for source in block.values()} | {str(s) for s in raw.get("sources") or ()}
 
 
 def _resolve(ctx: Context, target: str, raw: Mapping[str, Any],
@@ -226,7 +321,12 @@ def _resolve(ctx: Context, target: str, raw: Mapping[str, Any],
     """
     if raw.get("kind", SWEEP) != SWEEP:
         missing = [s for s in raw.get("sources") or () if s not in plan.targets]
+        declared = ctx.section.get("targets") or {}
         for source in missing:
+            if source not in declared:
+                raise InputError(f"{ctx.family.name}.targets.{target}: source {source!r} is "
+                                 f"not a target of the {ctx.family.name} family; its "
+                                 f"targets: {', '.join(declared)}")
             if source in plan.not_run:
                 plan.not_run[target] = f"its source {source} was not run"
         return None if missing else raw
@@ -236,6 +336,7 @@ def _resolve(ctx: Context, target: str, raw: Mapping[str, Any],
     chosen, reasons = _choose_log(ctx, trace, plan)
     if chosen is None:
         plan.not_run[target] = "; ".join(reasons)
+        plan.missing_logs[target] = [trace["name"], *(trace.get("fallback") or [])]
         return None
     log, path = chosen
     note = log.name if log.name == trace["name"] else \
@@ -270,7 +371,18 @@ def _choose_log(ctx: Context, trace: Mapping[str, Any],
 
 def _plan_target(plan: Plan, ctx: Context, target: str, raw: Mapping[str, Any],
                  reuse_from: str | None = None) -> None:
-    """Plan one target; with ``reuse_from``, points equal to that target's are reused."""
+    """Plan one target; with ``reuse_from``, points equal to that target's are reused.
+    Every error names the target."""
+    try:
+        _plan_target_unnamed(plan, ctx, target, raw, reuse_from)
+    except (InputError, ValueError) as err:
+        if target in str(err):
+            raise
+        raise type(err)(f"{ctx.family.name}.targets.{target}: {err}") from None
+
+
+def _plan_target_unnamed(plan: Plan, ctx: Context, target: str, raw: Mapping[str, Any],
+                         reuse_from: str | None) -> None:
     kind = KINDS[raw.get("kind", SWEEP)]
     spec = kind.target(ctx, target, raw)
     check_function(spec)
@@ -280,7 +392,9 @@ def _plan_target(plan: Plan, ctx: Context, target: str, raw: Mapping[str, Any],
         check_point(point)
         plan.points[point.run_path] = point
     for path, workload in kind.workloads(ctx, spec, raw).items():
-        plan.workloads.setdefault(path, workload)
+        if path not in plan.workloads:
+            check_workload(workload)
+            plan.workloads[path] = workload
     plan.targets[target] = spec
     plan.inputs_of[target] = kind.inputs(spec, points)
 
@@ -300,6 +414,16 @@ def _shared(plan: Plan, point: PointSpec) -> PointSpec:
     key = to_json(replace(point, target=""))
     first = plan.shared.setdefault(key, point.run_path)
     return plan.points.get(first, point)
+
+
+def check_workload(entry: Mapping[str, Any]) -> None:
+    """The workload model, its job count, seed and parameters, as ``generate`` will
+    check them."""
+    from schedsim.workloads.base import get_model
+
+    model = get_model(str(entry["model"]))
+    given = {key: str(value) for key, value in entry["params"].items()}  # as --param gives
+    model.check(entry["jobs"], entry["seed"], given)
 
 
 def check_point(point: PointSpec) -> None:

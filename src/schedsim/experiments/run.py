@@ -50,7 +50,7 @@ def file_workload(spec: PointSpec, path: str) -> SeedWorkload:
     from schedsim.workloads.load import load_workload
     from schedsim.workloads.months import measured_window, month_info
 
-    loaded = load_workload(path, procs=spec.machine.procs, records=False)
+    loaded = load_workload(path, procs=spec.machine.procs)
     if loaded.machine.unit not in (1, spec.machine.unit):
         raise InputError(f"{path}: AllocationUnit {loaded.machine.unit} differs from the "
                          f"machine's unit {spec.machine.unit}")

@@ -407,4 +407,3 @@ _REGISTRATIONS: tuple[tuple[str, type, type, str], ...] = (
 
 for _name, _cls, _settings, _description in _REGISTRATIONS:
     register_policy(_name, "los", _description, _settings)(_cls)
-    register_policy(_name.lower(), "los", f"alias of {_name}", _settings)(_cls)

@@ -125,7 +125,10 @@ def get_policy(name: str) -> PolicyEntry:
         importlib.import_module(module)
     policies = all_policies()
     if name not in policies:
-        raise InputError(f"unknown policy {name!r}; known policies: {', '.join(policies)}")
+        same = [known for known in policies if known.lower() == str(name).lower()]
+        hint = f" (names are case-sensitive: did you mean {same[0]!r}?)" if same else ""
+        raise InputError(f"unknown policy {name!r}{hint}; known policies: "
+                         f"{', '.join(policies)}")
     return policies[name]
 
 

@@ -15,8 +15,9 @@ file layout is defined in docs/formats-cirne.md.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,11 +27,13 @@ from numpy.random import PCG64, Generator, SeedSequence
 
 from schedsim import __version__
 from schedsim.errors import InputError
+from schedsim.inputs import read_input
 from schedsim.jobs import Job
+from schedsim.numbers import to_float, to_int
 from schedsim.params import ParamSpec
 from schedsim.speedup import DowneySpeedup, downey_speedup
-from schedsim.workloads.base import WorkloadModel, register
-from schedsim.workloads.swf import open_text
+from schedsim.workloads.base import WorkloadModel, register, text_pieces
+from schedsim.workloads.swf import SwfTable, read_swf_table
 
 SECONDS_PER_DAY = 86_400
 
@@ -334,50 +337,55 @@ def _job_line(job: Job) -> str:
 
 def format_moldable_swf(workload: CirneWorkload, seed: int, params: Mapping[str, Any]) -> str:
     """The whole SWF text: header, one '; Downey:' line per job, then the job lines."""
-    lines = _header(workload, seed, params)
-    lines += [_downey_line(job) for job in workload.jobs]
-    lines += [_job_line(job) for job in workload.jobs]
-    return "\n".join(lines) + "\n"
+    return "".join(moldable_swf_pieces(workload, seed, params))
 
 
-def generate(jobs: int, seed: int, params: Mapping[str, Any]) -> str:
-    """WorkloadModel entry point: the SWF text of ``jobs`` cirne01 jobs."""
-    return format_moldable_swf(build_cirne_workload(jobs, seed, params), seed, params)
+def moldable_swf_pieces(workload: CirneWorkload, seed: int, params: Mapping[str, Any]
+                        ) -> Iterator[str]:
+    """:func:`format_moldable_swf` in pieces (``base.text_pieces``)."""
+    lines = itertools.chain(map(_downey_line, workload.jobs), map(_job_line, workload.jobs))
+    return text_pieces(_header(workload, seed, params), lines)
+
+
+def generate(jobs: int, seed: int, params: Mapping[str, Any]) -> Iterator[str]:
+    """WorkloadModel entry point: the SWF text of ``jobs`` cirne01 jobs, in pieces."""
+    return moldable_swf_pieces(build_cirne_workload(jobs, seed, params), seed, params)
 
 
 # ----------------------------------------------------------------------------- SWF input
 
-def _numbers(text: str, count: int, where: str, what: str) -> list[float]:
-    parts = text.split()
-    if len(parts) != count:
-        raise InputError(f"{where}: {what} needs {count} fields, found {len(parts)}")
-    try:
-        return [float(p) for p in parts]
-    except ValueError:
-        raise InputError(f"{where}: {what} has a non-numeric field: {text.strip()!r}") from None
+DOWNEY = "Downey:"
 
 
-def _downey_model(values: list[float], where: str) -> DowneySpeedup:
-    _, length, avg, sigma = values
-    if not (length > 0 and avg >= 1 and sigma >= 0):
-        raise InputError(f"{where}: Downey fields need L > 0, A >= 1, sigma >= 0; "
-                         f"got L={length}, A={avg}, sigma={sigma}")
-    return DowneySpeedup(length, avg, sigma)
-
-
-def parse_moldable_swf(text: str, source: str = "<text>") -> list[Job]:
-    """Parse cirne01 SWF text into moldable Jobs (see docs/formats-cirne.md)."""
+def moldable_jobs(table: SwfTable) -> list[Job]:
+    """The moldable jobs of a cirne01 file's table (``swf.read_swf_table``): each job line's
+    id, submit time and processors (field 8), and its speedup model from its header line
+    ``; Downey: job L A sigma``, which is authoritative (docs/formats-cirne.md)."""
     models: dict[int, DowneySpeedup] = {}
-    rows: list[tuple[str, list[float]]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        where = f"{source}: line {number}"
-        stripped = line.strip()
-        if stripped.startswith("; Downey:"):
-            values = _numbers(stripped[len("; Downey:"):], 4, where, "Downey line")
-            models[int(values[0])] = _downey_model(values, where)
-        elif stripped and not stripped.startswith(";"):
-            rows.append((where, _numbers(stripped, 18, where, "SWF job line")))
-    return [_read_job(where, values, models) for where, values in rows]
+    for line, number in zip(table.header.lines, table.header.numbers, strict=True):
+        if line.strip().startswith(DOWNEY):
+            job, model = _downey_line_model(line.strip()[len(DOWNEY):], f"{table.path}:{number}")
+            models[job] = model
+    values = table.values
+    return [_read_job(f"{table.path}:{number}", row, models) for row, number in zip(
+        values.tolist(), table.line_numbers.tolist(), strict=True)]
+
+
+def _downey_line_model(text: str, where: str) -> tuple[int, DowneySpeedup]:
+    parts = text.split()
+    if len(parts) != 4:
+        raise InputError(f"{where}: a Downey line needs 4 fields (job L A sigma), found "
+                         f"{len(parts)}")
+    try:
+        job = to_int(parts[0])
+        length, avg, sigma = (to_float(p) for p in parts[1:])
+    except ValueError:
+        raise InputError(f"{where}: a Downey line has a field that is not a number: "
+                         f"{text.strip()!r}") from None
+    if not (length > 0 and avg >= 1 and sigma >= 0) or math.isinf(length + avg + sigma):
+        raise InputError(f"{where}: Downey fields need finite L > 0, A >= 1, sigma >= 0; "
+                         f"got L={length}, A={avg}, sigma={sigma}")
+    return job, DowneySpeedup(length, avg, sigma)
 
 
 def _read_job(where: str, values: list[float], models: Mapping[int, DowneySpeedup]) -> Job:
@@ -392,9 +400,14 @@ def _read_job(where: str, values: list[float], models: Mapping[int, DowneySpeedu
                speedup=speedup)
 
 
+def parse_moldable_swf(text: str, source: str = "<text>") -> list[Job]:
+    """:func:`moldable_jobs` of cirne01 SWF text."""
+    return moldable_jobs(read_swf_table(text.encode("utf-8"), source))
+
+
 def read_moldable_swf(path: str | Path) -> list[Job]:
-    """Read a cirne01 SWF file back into moldable Jobs (speedup = DowneySpeedup)."""
-    return parse_moldable_swf("".join(open_text(path)), str(path))
+    """:func:`moldable_jobs` of a cirne01 SWF file (the SWF reader: ``workloads.load``)."""
+    return moldable_jobs(read_swf_table(read_input(path), str(path)))
 
 
 MODEL = register(WorkloadModel(

@@ -1,41 +1,37 @@
-"""A plain SWF workload held in columns, for ``schedsim simulate``'s whole process.
+"""The jobs of a rigid SWF file in columns, cleaned, and a schedule written back from them.
 
-``load_workload`` makes one ``SwfRecord`` and one ``Job`` per line; on a log of 200,000
-jobs that is most of a run's time and memory. ``load_columns`` reads the same file into
-arrays (``swf.read_swf_table``), applies the same cleaning rules (``swf.to_jobs``, counted
-the same way), and keeps the kept lines' 18 fields for writing the schedule back
-(``swf_lines``: the same text as ``cli.schedule_swf``). Files it does not cover (CWF, the
-moldable and hyperexp files of our generators) and every error case return None: the
-line-by-line path then reads them, with its messages.
+A log of 200,000 jobs as one ``SwfRecord`` and one ``Job`` per line costs most of a run's
+time and memory; held as arrays it costs little, and FCFS, EASY and conservative
+backfilling run on the arrays directly (``schedsim simulate``). :func:`clean` applies the
+cleaning rules of docs/deviations.md (invalid SWF jobs) to the table of a file, every rule
+counted in a :class:`CleaningReport`; :meth:`JobColumns.jobs` makes the ``Job`` objects
+when a run needs them; :func:`swf_lines` writes the schedule back with each job's own
+line (fields 3, 4 and 5 replaced).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
+from schedsim.errors import InputError
 from schedsim.jobs import Job
-from schedsim.machine import Machine
-from schedsim.workloads.swf import N_FIELDS, CleaningReport, SwfTable, format_number, read_swf_table
+from schedsim.workloads.swf import N_FIELDS, CleaningReport, SwfTable, format_number
 
-_SUBMIT, _WAIT, _RUN, _ALLOC, _REQ_PROCS, _REQ_TIME = 1, 2, 3, 4, 7, 8
-_ID, _USER, _GROUP, _APP, _QUEUE, _PARTITION = 0, 11, 12, 13, 14, 15
+_ID, _SUBMIT, _WAIT, _RUN, _ALLOC, _REQ_PROCS, _REQ_TIME = 0, 1, 2, 3, 4, 7, 8
+_USER, _GROUP, _APP, _QUEUE, _PARTITION = 11, 12, 13, 14, 15
+ESTIMATES = ("requested", "exact")
 
 
 @dataclass
-class ColumnWorkload:
-    """The kept jobs of an SWF file as columns (file order), with the rows they came from."""
+class JobColumns:
+    """The kept jobs of an SWF file as columns (file order), with the lines they came from."""
 
-    path: str
-    table: SwfTable
     rows: np.ndarray  # the kept job lines' 18 fields
     procs: np.ndarray  # processors requested (field 8, else field 5)
     estimate: np.ndarray
-    machine: Machine
-    report: CleaningReport
 
     @property
     def submit(self) -> np.ndarray:
@@ -46,7 +42,7 @@ class ColumnWorkload:
         return self.rows[:, _RUN]
 
     def jobs(self) -> list[Job]:
-        """The jobs ``swf.to_jobs`` makes of the same lines."""
+        """One ``Job`` per row, with Python ints and floats."""
         rows = self.rows
         ints = [rows[:, i].astype(np.int64).tolist()
                 for i in (_ID, _USER, _GROUP, _APP, _QUEUE, _PARTITION)]
@@ -59,50 +55,49 @@ class ColumnWorkload:
                     partitions, strict=True)]
 
 
-def load_columns(path: str | Path, procs: int | None = None,
-                 estimates: str = "requested") -> ColumnWorkload | None:
-    """The plain SWF file ``path`` in columns, or None where ``load_workload`` must read it
-    (module docstring). ``procs`` and ``estimates`` as in ``load_workload``."""
-    from schedsim.workloads.load import _special_reader
+def check_unique_ids(table: SwfTable) -> None:
+    """Job ids must be unique (a schedule is written back by id): the first repeated id
+    is an error naming both lines."""
+    ids = table.values[:, _ID]
+    unique, first = np.unique(ids, return_index=True)
+    if unique.shape[0] == ids.shape[0]:
+        return
+    repeated = np.ones(ids.shape[0], bool)
+    repeated[first] = False
+    again = int(np.flatnonzero(repeated)[0])
+    job = ids[again]
+    earlier = int(np.flatnonzero(ids == job)[0])
+    line, seen = int(table.line_numbers[again]), int(table.line_numbers[earlier])
+    raise InputError(f"{table.path}:{line}: field 1 (job number): job {int(job)} appears "
+                     f"again (first at line {seen}); job ids must be unique")
 
-    path = Path(path)
-    if path.name.endswith((".cwf", ".cwf.gz")) or not path.exists() or estimates not in (
-            "requested", "exact"):
-        return None
-    table = read_swf_table(path)
+
+def clean(table: SwfTable, machine_procs: int, estimates: str
+          ) -> tuple[JobColumns, CleaningReport]:
+    """The jobs the simulator can run, and what each rule dropped or changed:
+
+    * processors = field 8 (requested) when > 0, else field 5 (allocated);
+    * drop jobs with run time <= 0, processors <= 0, processors > machine, or an unknown
+      submit time (-1: it cannot be placed in time);
+    * ``estimates="requested"``: estimate = field 9, raised to the run time when missing
+      or below it (counted); ``"exact"``: estimate = run time.
+    """
+    if estimates not in ESTIMATES:
+        raise InputError(f"estimates={estimates!r}; allowed: {', '.join(ESTIMATES)}")
     values = table.values
-    if values.shape[0] == 0 or _special_reader(table.log()) is not None:
-        return None
-    if np.unique(values[:, _ID]).shape[0] != values.shape[0]:
-        return None  # duplicate ids: the line reader names both lines
-    size = procs or table.log().max_procs() or int(
-        max(values[:, _REQ_PROCS].max(), values[:, _ALLOC].max()))
-    if size <= 0:
-        return None
-    kept, wanted, estimate, report = _clean(values, size, estimates)
-    if not kept.any():
-        return None
-    if kept.all():  # no copies of the columns
-        return ColumnWorkload(str(path), table, values, wanted, estimate, Machine(size),
-                              report)
-    return ColumnWorkload(str(path), table, values[kept], wanted[kept], estimate[kept],
-                          Machine(size), report)
-
-
-def _clean(values: np.ndarray, machine_procs: int, estimates: str
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, CleaningReport]:
-    """``swf.to_jobs``'s rules on columns: (kept lines, processors, estimates, counts)."""
     run = values[:, _RUN]
     wanted = np.where(values[:, _REQ_PROCS] > 0, values[:, _REQ_PROCS],
                       values[:, _ALLOC]).astype(np.int64)
     no_run = run <= 0
     no_procs = ~no_run & (wanted <= 0)
     too_wide = ~no_run & ~no_procs & (wanted > machine_procs)
-    kept = ~(no_run | no_procs | too_wide)
+    no_submit = ~no_run & ~no_procs & ~too_wide & (values[:, _SUBMIT] < 0)
+    kept = ~(no_run | no_procs | too_wide | no_submit)
     report = CleaningReport(records=values.shape[0], kept=int(kept.sum()),
                             dropped_runtime=int(no_run.sum()),
                             dropped_procs_nonpositive=int(no_procs.sum()),
-                            dropped_procs_too_large=int(too_wide.sum()))
+                            dropped_procs_too_large=int(too_wide.sum()),
+                            dropped_submit_unknown=int(no_submit.sum()))
     if estimates == "exact":
         estimate = run.copy()
         report.estimate_exact = report.kept
@@ -111,15 +106,17 @@ def _clean(values: np.ndarray, machine_procs: int, estimates: str
         raised = kept & (requested < run)
         estimate = np.where(raised, run, requested)
         report.estimate_raised = int(raised.sum())
-    return kept, wanted, estimate, report
+    if kept.all():  # no copies of the columns
+        return JobColumns(values, wanted, estimate), report
+    return JobColumns(values[kept], wanted[kept], estimate[kept]), report
 
 
 def swf_lines(rows: np.ndarray, start: np.ndarray, end: np.ndarray, procs: np.ndarray,
               chunk: int = 8_192) -> Iterator[str]:
     """The job lines of a schedule, ``chunk`` lines to a string (each ending with a
-    newline), made as they are consumed: each kept line's 18 fields with field 3 the
-    wait, 4 the run time and 5 the processors (``cli.schedule_swf``, number for number).
-    Only one chunk's per-field strings are alive at a time."""
+    newline), made as they are consumed: each job's line of 18 fields with field 3 the
+    wait, 4 the run time and 5 the processors. Only one chunk's per-field strings are
+    alive at a time."""
     for first in range(0, rows.shape[0], chunk):
         part = rows[first:first + chunk].copy()
         part[:, _WAIT] = start[first:first + chunk] - part[:, _SUBMIT]

@@ -30,23 +30,24 @@ Exact meaning used here (LOS paper, sec. III-C and Fig. 4):
 * Lines are sorted by field 2 (stable: at equal times, submissions first, each
   group in generation order).
 
-A plain SWF line (18 fields) is read as an ``S`` line of a batch job. Files ending
-in ``.gz`` (or starting with the gzip magic bytes) are decompressed on the fly.
+A plain SWF line (18 fields) is read as an ``S`` line of a batch job. Gzip data (a
+name ending in ``.gz`` or not) is decompressed on the fly (``inputs.read_input``).
 """
 
 from __future__ import annotations
 
 import gzip
-import re
-import zlib
+import io
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
 from schedsim.errors import InputError
+from schedsim.inputs import check_text, read_input
 from schedsim.jobs import BATCH, DEDICATED, Job, RuntimeChange
-from schedsim.workloads.swf import MAX_VALUE
+from schedsim.numbers import to_float
+from schedsim.workloads.base import text_pieces
+from schedsim.workloads.swf import MAX_VALUE, Header
 
 SUBMIT = "S"
 EXTEND_TIME = "ET"
@@ -63,9 +64,6 @@ FIELD_NAMES = (
     "requested memory", "status", "user", "group", "executable", "queue", "partition",
     "preceding job", "think time", "requested start time", "request type", "amount",
 )
-
-GZIP_MAGIC = b"\x1f\x8b"
-
 
 # --------------------------------------------------------------------------------------
 # Writing
@@ -109,11 +107,23 @@ def format_cwf(
     jobs: Sequence[Job], changes: Sequence[RuntimeChange], header: Sequence[str] = ()
 ) -> str:
     """The whole CWF text: header comment lines, then all lines sorted by time (stable)."""
-    timed = [(job.submit, submission_fields(job)) for job in jobs]
-    timed += [(change.time, change_fields(change)) for change in changes]
-    timed.sort(key=lambda item: item[0])
-    lines = [_comment(h) for h in header] + [" ".join(fields) for _, fields in timed]
-    return "\n".join(lines) + "\n"
+    return "".join(cwf_pieces(jobs, changes, header))
+
+
+def cwf_pieces(jobs: Sequence[Job], changes: Sequence[RuntimeChange],
+               header: Sequence[str] = ()) -> Iterator[str]:
+    """:func:`format_cwf` in pieces, each line made when its piece is asked for
+    (``base.text_pieces``): submissions and commands sorted by time, stably (at equal
+    times submissions first, each group in the given order)."""
+    times = [job.submit for job in jobs] + [change.time for change in changes]
+    order = sorted(range(len(times)), key=times.__getitem__)
+    count = len(jobs)
+
+    def line(i: int) -> str:
+        fields = submission_fields(jobs[i]) if i < count else change_fields(changes[i - count])
+        return " ".join(fields)
+
+    return text_pieces([_comment(h) for h in header], map(line, order))
 
 
 def write_cwf(
@@ -138,38 +148,6 @@ def _comment(line: str) -> str:
 # --------------------------------------------------------------------------------------
 
 
-class CwfHeader(list[str]):
-    """The comment lines of a CWF file (with their ``;``), plus header look-ups.
-
-    Offers the same ``header_value`` / ``max_procs`` look-ups as an SWF log, and
-    ``allocation_unit`` for the schedsim extension header ``; AllocationUnit: N``.
-    """
-
-    def header_value(self, key: str) -> str | None:
-        """Value of the first header line ``; Key: value`` (case-insensitive)."""
-        pattern = re.compile(rf"^;?\s*{re.escape(key)}\s*:\s*(.*?)\s*$", re.IGNORECASE)
-        for line in self:
-            match = pattern.match(line)
-            if match:
-                return match.group(1)
-        return None
-
-    def max_procs(self) -> int | None:
-        """``MaxProcs`` from the header, else ``MaxNodes``, else None."""
-        return self._first_int("MaxProcs", "MaxNodes")
-
-    def allocation_unit(self) -> int | None:
-        """``AllocationUnit`` from the header (written by ``lublin-los``), else None."""
-        return self._first_int("AllocationUnit")
-
-    def _first_int(self, *keys: str) -> int | None:
-        for key in keys:
-            value = self.header_value(key)
-            if value and value.split()[0].isdigit():
-                return int(value.split()[0])
-        return None
-
-
 @dataclass
 class _LineReader:
     """Field access for one line, with errors that name the file, line and field."""
@@ -185,7 +163,7 @@ class _LineReader:
     def number_at(self, field: int) -> float:
         text = self.fields[field - 1]
         try:
-            value = float(text)
+            value = to_float(text)
         except ValueError:
             raise self.fail(field, f"{text!r} is not a number") from None
         if value != value or value in (float("inf"), float("-inf")):
@@ -211,19 +189,27 @@ class _LineReader:
         return text
 
 
-def read_cwf(path: str | Path) -> tuple[list[Job], list[RuntimeChange], CwfHeader]:
-    """Read a CWF (or SWF) file: jobs in file order, runtime changes, comment lines.
+def read_cwf(path: str | Path) -> tuple[list[Job], list[RuntimeChange], Header]:
+    """Read a CWF (or SWF) file (:func:`parse_cwf` of its checked bytes)."""
+    return parse_cwf(read_input(path), str(path))
+
+
+def parse_cwf(raw: bytes, source: str) -> tuple[list[Job], list[RuntimeChange], Header]:
+    """The CWF text ``raw`` of the file ``source``: jobs in file order, runtime changes,
+    header (comment lines).
 
     Dedicated jobs get ``kind=DEDICATED`` and ``requested_start``; others are batch.
     Malformed lines raise ``InputError("FILE:LINE: field N (name): message")``.
     """
+    check_text(raw, source, CWF_TEXT)
     jobs: list[Job] = []
     changes: list[RuntimeChange] = []
-    header = CwfHeader()
+    header = Header([], [], source)
     by_id: dict[int, Job] = {}
-    for line in _numbered_lines(path):
+    for line in _numbered_lines(raw, source):
         if line.fields[0].startswith(";"):
-            header.append(" ".join(line.fields))
+            header.lines.append(line.fields[0][1:].rstrip())
+            header.numbers.append(line.number)
             continue
         if len(line.fields) not in (SWF_FIELDS, CWF_FIELDS):
             raise InputError(f"{line.source}:{line.number}: expected {CWF_FIELDS} fields (CWF) "
@@ -239,30 +225,22 @@ def read_cwf(path: str | Path) -> tuple[list[Job], list[RuntimeChange], CwfHeade
     return jobs, changes, header
 
 
-def _numbered_lines(path: str | Path) -> Iterator[_LineReader]:
-    source = str(path)
+CWF_TEXT = "CWF (ASCII)"
+
+
+def _numbered_lines(raw: bytes, source: str) -> Iterator[_LineReader]:
     try:
-        with _open_text(path) as stream:
-            for number, text in enumerate(stream, start=1):
-                stripped = text.strip()
-                if stripped.startswith(";"):
-                    yield _LineReader(source, number, [stripped])
-                elif stripped:
-                    yield _LineReader(source, number, stripped.split())
-    except OSError as err:
-        raise InputError(f"{source}: cannot read: {err.strerror or err}") from None
-    except (EOFError, zlib.error):
-        raise InputError(f"{source}: truncated or corrupt gzip file") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{source}: not a text file (CWF/SWF is ASCII)") from None
-
-
-def _open_text(path: str | Path) -> IO[str]:
-    with open(path, "rb") as probe:
-        magic = probe.read(2)
-    if magic == GZIP_MAGIC:
-        return gzip.open(path, "rt", encoding="ascii")
-    return open(path, encoding="ascii")
+        for number, text in enumerate(io.TextIOWrapper(io.BytesIO(raw), encoding="ascii"),
+                                      start=1):
+            stripped = text.strip()
+            if stripped.startswith(";"):
+                yield _LineReader(source, number, [stripped])
+            elif stripped:
+                yield _LineReader(source, number, stripped.split())
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        raise InputError(f"{source}:{line}: a byte outside ASCII; CWF and SWF files are "
+                         "ASCII text") from None
 
 
 def _parse_job(line: _LineReader) -> Job:

@@ -23,7 +23,7 @@ docs/deviations-workloads.md.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +32,12 @@ from numpy.random import PCG64, Generator, SeedSequence
 
 from schedsim import __version__
 from schedsim.errors import InputError
+from schedsim.inputs import read_input
 from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.params import ParamSpec
-from schedsim.workloads.base import WorkloadModel, register
-from schedsim.workloads.swf import open_text
+from schedsim.workloads.base import WorkloadModel, register, text_pieces
+from schedsim.workloads.swf import SwfTable, format_number, read_swf_table
 
 STREAM_NAMES = ("arrival", "pmax", "demand")
 TIME_DECIMALS = 9
@@ -246,65 +247,48 @@ def _job_line(job: Job) -> str:
 
 def format_hyperexp_swf(jobs: Sequence[Job], seed: int, params: Mapping[str, Any]) -> str:
     """The whole SWF text of a hyperexp workload."""
-    return "\n".join(_header(jobs, seed, params) + [_job_line(j) for j in jobs]) + "\n"
+    return "".join(hyperexp_swf_pieces(jobs, seed, params))
 
 
-def generate(jobs: int, seed: int, params: Mapping[str, Any]) -> str:
-    """WorkloadModel entry point: the SWF text of ``jobs`` hyperexp jobs."""
-    return format_hyperexp_swf(generate_hyperexp_jobs(jobs, seed, params), seed, params)
+def hyperexp_swf_pieces(jobs: Sequence[Job], seed: int, params: Mapping[str, Any]
+                        ) -> Iterator[str]:
+    """:func:`format_hyperexp_swf` in pieces (``base.text_pieces``)."""
+    return text_pieces(_header(jobs, seed, params), map(_job_line, jobs))
+
+
+def generate(jobs: int, seed: int, params: Mapping[str, Any]) -> Iterator[str]:
+    """WorkloadModel entry point: the SWF text of ``jobs`` hyperexp jobs, in pieces."""
+    return hyperexp_swf_pieces(generate_hyperexp_jobs(jobs, seed, params), seed, params)
+
+
+def hyperexp_jobs(table: SwfTable) -> list[Job]:
+    """The jobs of a hyperexp file's table (``swf.read_swf_table``): ``procs = Pmax`` =
+    field 8, run time on Pmax processors of 1 BPU = field 4, ``work = field 4 x field 8``
+    BPU-seconds (docs/formats-cirne.md)."""
+    values = table.values
+    pmax, runtime = values[:, _PMAX], values[:, _RUNTIME]
+    bad = np.flatnonzero((pmax < 1) | (runtime < 0))
+    if bad.size:
+        row = int(bad[0])
+        raise InputError(f"{table.path}:{int(table.line_numbers[row])}: a hyperexp job needs "
+                         f"field 8 (Pmax) >= 1 and field 4 (run time) >= 0, got "
+                         f"{format_number(pmax[row])} and {format_number(runtime[row])}")
+    return [_job(i, s, r, p) for i, s, r, p in zip(
+        values[:, _ID].astype(np.int64).tolist(), values[:, _SUBMIT].tolist(),
+        runtime.tolist(), pmax.astype(np.int64).tolist(), strict=True)]
+
+
+_ID, _SUBMIT, _RUNTIME, _PMAX = 0, 1, 3, 7
 
 
 def parse_hyperexp_swf(text: str, source: str = "<text>") -> list[Job]:
-    """Jobs with ``work = field 4 x field 8`` (BPU-seconds) and ``procs = Pmax = field 8``."""
-    out: list[Job] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if stripped and not stripped.startswith(";"):
-            out.append(_parse_line(stripped, f"{source}: line {number}"))
-    return out
-
-
-def _parse_line(line: str, where: str) -> Job:
-    parts = line.split()
-    if len(parts) != 18:
-        raise InputError(f"{where}: SWF job line needs 18 fields, found {len(parts)}")
-    try:
-        job_id, pmax = int(parts[0]), int(parts[7])
-        submit, runtime = float(parts[1]), float(parts[3])
-    except ValueError:
-        raise InputError(f"{where}: fields 1, 2, 4, 8 must be numbers: {line!r}") from None
-    if pmax < 1 or not runtime >= 0:
-        raise InputError(f"{where}: need field 8 (Pmax) >= 1 and field 4 (run time) >= 0, "
-                         f"got {pmax} and {runtime}")
-    return _job(job_id, submit, runtime, pmax)
+    """:func:`hyperexp_jobs` of hyperexp SWF text."""
+    return hyperexp_jobs(read_swf_table(text.encode("utf-8"), source))
 
 
 def read_hyperexp_swf(path: str | Path) -> list[Job]:
-    """Read a hyperexp SWF file into Jobs with ``work`` set and ``procs = Pmax``.
-
-    The job lines go through the compiled scan (``hyperexp_scan``), which gives the same
-    values as ``parse_hyperexp_swf`` in a fraction of its time on the IHAP family's
-    217,000-job files; text the scan does not model, and every error, is read by
-    ``parse_hyperexp_swf`` (the same jobs, or its message naming the file and line).
-    """
-    from schedsim.workloads.hyperexp_scan import hyperexp_columns
-    from schedsim.workloads.swf_scan import read_bytes
-
-    columns = hyperexp_columns(read_bytes(path))
-    if columns is None:
-        return parse_hyperexp_swf("".join(open_text(path)), str(path))
-    return jobs_from_columns(*columns)
-
-
-def jobs_from_columns(ids: np.ndarray, submit: np.ndarray, runtime: np.ndarray,
-                      pmax: np.ndarray) -> list[Job]:
-    """The Jobs ``_job`` makes of each row, with Python ints and floats as the line reader.
-
-    (``load_workload`` pauses the garbage collector around every reader, this one
-    included: ``schedsim.gcpause``.)
-    """
-    return [_job(i, s, r, p) for i, s, r, p in zip(
-        ids.tolist(), submit.tolist(), runtime.tolist(), pmax.tolist(), strict=True)]
+    """:func:`hyperexp_jobs` of a hyperexp SWF file (the SWF reader: ``workloads.load``)."""
+    return hyperexp_jobs(read_swf_table(read_input(path), str(path)))
 
 
 MODEL = register(WorkloadModel(

@@ -1,4 +1,13 @@
-"""Load any workload file the simulator understands into jobs, commands and a machine."""
+"""The one way in for a workload file: :func:`load_workload`.
+
+A file is read once (``inputs.read_input``: a regular readable file, gunzipped when it is
+gzip data) by the one reader of its format: CWF (``cwf.parse_cwf``) for ``.cwf`` names,
+SWF (``swf.read_swf_table``: the compiled scan, the line reader where the scan does not
+decide) for every other. An SWF file of one of our generators whose jobs are not rigid
+names its model in its header, and that model turns the table into its jobs
+(:func:`_interpretation`); the jobs of any other SWF file are its cleaned rows
+(``columns.clean``), held as columns until a run asks for ``Job`` objects.
+"""
 
 from __future__ import annotations
 
@@ -6,123 +15,122 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+import numpy as np
 
 from schedsim.errors import InputError
 from schedsim.gcpause import gc_paused
+from schedsim.inputs import read_input
 from schedsim.jobs import Job, RuntimeChange
 from schedsim.machine import Machine
-from schedsim.workloads.swf import (
-    CleaningReport,
-    SwfLog,
-    SwfRecord,
-    read_swf,
-    read_swf_header,
-    to_jobs,
-)
+from schedsim.workloads.columns import ESTIMATES, JobColumns, check_unique_ids, clean
+from schedsim.workloads.swf import CleaningReport, Header, SwfTable, read_swf_table
+
+CWF_NAMES = (".cwf", ".cwf.gz")
 
 
 @dataclass
 class Workload:
-    """Jobs (and elastic commands) ready for the engine, with the machine they run on."""
+    """The jobs (and elastic commands) of a file, with the machine they run on.
+
+    ``rows`` are the 18 SWF fields of each job's line in job order (None for CWF), for
+    writing a schedule back; ``columns`` the jobs of a plain SWF file as arrays (the
+    compiled column runs); ``jobs`` is made from them on first use.
+    """
 
     path: str
-    jobs: list[Job]
     machine: Machine
+    header: Header
     changes: list[RuntimeChange] = field(default_factory=list)
-    records: dict[int, SwfRecord] = field(default_factory=dict)
+    rows: np.ndarray | None = None
     report: CleaningReport | None = None
-    header: Any = None
+    columns: JobColumns | None = None
+    given_jobs: list[Job] | None = None
+
+    @property
+    def jobs(self) -> list[Job]:
+        if self.given_jobs is None:
+            assert self.columns is not None
+            with gc_paused():
+                self.given_jobs = self.columns.jobs()
+        return self.given_jobs
 
     def header_value(self, key: str) -> str | None:
         """A header field of the file (``; Key: value``), or None."""
-        return self.header.header_value(key) if self.header is not None else None
+        return self.header.header_value(key)
 
 
 def load_workload(path: str | Path, procs: int | None = None,
-                  estimates: str = "requested", records: bool = True) -> Workload:
+                  estimates: str = "requested") -> Workload:
     """Read an SWF (rigid jobs, optionally gzipped) or CWF file.
 
-    The machine size is ``procs`` when given, else the file's ``MaxProcs``
-    (or ``MaxNodes``) header, else the largest job. ``records=False``: a file of one
-    of our generators with jobs that are not rigid is read by its own reader only,
-    without the SWF records (which only writing a schedule back needs).
+    The machine size is ``procs`` when given, else the file's ``MaxProcs`` (or
+    ``MaxNodes``) header; a file with neither is an error (a machine as large as the
+    largest job would run a different experiment: docs/formats.md). ``estimates``:
+    ``requested`` (field 9, raised to the run time where below it) or ``exact``.
     """
-    path = Path(path)
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
+    if estimates not in ESTIMATES:
+        raise InputError(f"estimates={estimates!r}; allowed: {', '.join(ESTIMATES)}")
+    raw = read_input(path)
     with gc_paused():
-        return _load(path, procs, estimates, records)
+        if str(path).endswith(CWF_NAMES):
+            return _load_cwf(raw, str(path), procs, estimates)
+        table = read_swf_table(raw, str(path))
+        del raw
+        return _load_swf(table, procs, estimates)
 
 
-def _load(path: Path, procs: int | None, estimates: str, records: bool) -> Workload:
-    if path.name.endswith((".cwf", ".cwf.gz")):
-        return _load_cwf(path, procs, estimates)
-    if not records:
-        head = read_swf_header(path)
-        reader = _special_reader(head)
-        if reader is not None:
-            jobs = reader(path)
-            if not jobs:
-                raise InputError(f"{path}: no jobs: the file has no job line")
-            size = procs or head.max_procs() or max(job.procs for job in jobs)
-            return Workload(str(path), jobs, Machine(size), [], {}, None, head)
-    log = read_swf(path)
-    if not log.records:
+def _load_swf(table: SwfTable, procs: int | None, estimates: str) -> Workload:
+    path = table.path
+    if table.values.shape[0] == 0:
         raise InputError(f"{path}: no jobs: the file has no job line")
-    _check_unique_ids(log)
-    size = procs or log.max_procs() or max(
-        (max(r.req_procs, r.alloc_procs) for r in log.records), default=0)
-    if size <= 0:
-        raise InputError(f"{path}: machine size unknown; give --procs")
-    reader = _special_reader(log)
-    if reader is not None:
-        jobs, report = reader(path), None
-    else:
-        jobs, report = to_jobs(log, size, estimates)
-    if not jobs:
-        raise InputError(f"{path}: no valid job left after cleaning")
-    return Workload(str(path), jobs, Machine(size), [], {r.job: r for r in log.records}, report,
-                    log)
+    check_unique_ids(table)
+    machine = Machine(machine_size(table.header, procs))
+    interpret = _interpretation(table.header)
+    if interpret is not None:
+        return Workload(path, machine, table.header, rows=table.values,
+                        given_jobs=interpret(table))
+    columns, report = clean(table, machine.procs, estimates)
+    if report.kept == 0:
+        raise InputError(f"{path}: no valid job left after cleaning ({report.summary()})")
+    return Workload(path, machine, table.header, rows=columns.rows, report=report,
+                    columns=columns)
 
 
-def _check_unique_ids(log: SwfLog) -> None:
-    """Job ids must be unique: the schedule is written back by id."""
-    first_line: dict[int, int] = {}
-    for record, number in zip(log.records, log.line_numbers, strict=True):
-        seen = first_line.setdefault(record.job, number)
-        if seen != number:
-            raise InputError(f"{log.path}:{number}: field 1 (job number): job {record.job} "
-                             f"appears again (first at line {seen}); job ids must be unique")
+def machine_size(header: Header, procs: int | None) -> int:
+    """``procs`` when given, else the header's ``MaxProcs`` (or ``MaxNodes``)."""
+    size = procs or header.max_procs()
+    if size is None:
+        raise InputError(f"{header.path}: the machine size is unknown: the file has no "
+                         "MaxProcs (or MaxNodes) header; give it with --procs")
+    return size
 
 
-def _special_reader(log: SwfLog) -> Callable[[Path], list[Job]] | None:
-    """The reader for SWF files of our generators whose jobs are not rigid.
-
-    Moldable Cirne01 files carry a ``DowneyColumns`` header; hyperexp files name
-    their model in the ``Conversion`` header (docs/formats-cirne.md).
-    """
+def _interpretation(header: Header) -> Callable[[SwfTable], list[Job]] | None:
+    """The model that turns an SWF file of our generators with jobs that are not rigid
+    into its jobs: moldable Cirne01 files carry a ``DowneyColumns`` header, hyperexp files
+    name their model in the ``Conversion`` header (docs/formats-cirne.md)."""
     # Imported by name: a change of one generator's module does not count as a change
     # of every reader's code (experiments.provenance).
-    if log.header_value("DowneyColumns") is not None:
-        return importlib.import_module("schedsim.workloads.cirne").read_moldable_swf
-    if " generate hyperexp " in f" {log.header_value('Conversion') or ''} ":
-        return importlib.import_module("schedsim.workloads.hyperexp").read_hyperexp_swf
+    if header.header_value("DowneyColumns") is not None:
+        return importlib.import_module("schedsim.workloads.cirne").moldable_jobs
+    if " generate hyperexp " in f" {header.header_value('Conversion') or ''} ":
+        return importlib.import_module("schedsim.workloads.hyperexp").hyperexp_jobs
     return None
 
 
-def _load_cwf(path: Path, procs: int | None, estimates: str) -> Workload:
-    from schedsim.workloads.cwf import read_cwf
+def _load_cwf(raw: bytes, path: str, procs: int | None, estimates: str) -> Workload:
+    from schedsim.workloads.cwf import parse_cwf
 
-    jobs, changes, header = read_cwf(path)
+    jobs, changes, header = parse_cwf(raw, path)
     if not jobs:
         raise InputError(f"{path}: no jobs: the file has no job line")
-    size = procs or header.max_procs() or max((j.procs for j in jobs), default=0)
+    size = machine_size(header, procs)
     raised = 0
     for job in jobs:
         if estimates == "exact":
             job.estimate = job.runtime
-        elif job.estimate < job.runtime:  # as for SWF (to_jobs): raised and counted
+        elif job.estimate < job.runtime:  # as for SWF (columns.clean): raised and counted
             job.estimate = job.runtime
             raised += 1
     unit = header.allocation_unit() or 1
@@ -130,7 +138,7 @@ def _load_cwf(path: Path, procs: int | None, estimates: str) -> Workload:
         raise InputError(f"{path}: machine size {size} is not a multiple of the file's "
                          f"AllocationUnit {unit}")
     machine = Machine(size, unit=unit)
-    # As for SWF (to_jobs): a job larger than the machine is dropped and counted.
+    # As for SWF (columns.clean): a job larger than the machine is dropped and counted.
     kept = [job for job in jobs if machine.round_up(job.procs) <= size]
     report = CleaningReport(records=len(jobs), kept=len(kept),
                             dropped_procs_too_large=len(jobs) - len(kept),
@@ -139,4 +147,4 @@ def _load_cwf(path: Path, procs: int | None, estimates: str) -> Workload:
         report.estimate_exact = len(kept)
     if not kept:
         raise InputError(f"{path}: no job fits the machine of {size} processors")
-    return Workload(str(path), kept, machine, changes, {}, report, header)
+    return Workload(path, machine, header, changes, report=report, given_jobs=kept)

@@ -28,7 +28,7 @@ prints them as the reference does, and the model registers as ``lublin99``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from math import ceil, exp, lgamma, log
 from typing import Any, NamedTuple
@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 from schedsim.errors import InputError
 from schedsim.jobs import BATCH, Job
 from schedsim.params import ParamSpec, parse_params
-from schedsim.workloads.base import WorkloadModel, register
+from schedsim.workloads.base import WorkloadModel, register, text_pieces
 from schedsim.workloads.drand48 import Drand48
 
 MODEL_NAME = "lublin99"
@@ -519,6 +519,12 @@ def format_lublin_swf(
     notes: tuple[str, ...] = (),
 ) -> str:
     """The reference header (MaxNodes = ``nodes``), extra ``; Note:`` lines, the job lines."""
+    return "".join(lublin_swf_pieces(records, nodes, too_much_time, notes))
+
+
+def lublin_swf_pieces(records: list[LublinJob], nodes: int, too_much_time: float,
+                      notes: tuple[str, ...]) -> Iterator[str]:
+    """:func:`format_lublin_swf` in pieces (``base.text_pieces``)."""
     header = [
         "; Version: 2",
         "; Acknowledge: Uri Lublin, Hebrew University",
@@ -529,7 +535,7 @@ def format_lublin_swf(
         f"; MaxRuntime: {int(exp(too_much_time))}",
         *(f"; Note: {note}" for note in notes),
     ]
-    return "\n".join(header + [swf_job_line(job) for job in records]) + "\n"
+    return text_pieces(header, map(swf_job_line, records))
 
 
 def changed_params(values: Mapping[str, Any], specs: tuple[ParamSpec, ...]) -> str:
@@ -548,13 +554,13 @@ def records_to_jobs(records: list[LublinJob]) -> list[Job]:
                 estimate=float(r.runtime), kind=BATCH, queue=r.queue) for r in records]
 
 
-def _generate_text(jobs: int, seed: int, values: Mapping[str, Any]) -> str:
+def _generate_text(jobs: int, seed: int, values: Mapping[str, Any]) -> Iterator[str]:
     config = LublinConfig.from_values(values)
     records = generate_from_config(jobs, seed, config)
     notes = (f"schedsim {MODEL_NAME}, srand48 seed {seed}, "
              f"{'typed' if config.typed else 'typeless'}",
              f"parameters: {changed_params(values, PARAMS)}")
-    return format_lublin_swf(records, config.nodes, config.too_much_time, notes)
+    return lublin_swf_pieces(records, config.nodes, config.too_much_time, notes)
 
 
 MODEL = register(WorkloadModel(

@@ -32,7 +32,7 @@ also lets :func:`find_barr_for_load` re-draw only the arrivals.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from math import exp, log
 from typing import Any
@@ -41,7 +41,7 @@ from schedsim.errors import InputError
 from schedsim.jobs import DEDICATED, Job, RuntimeChange
 from schedsim.params import ParamSpec, parse_params
 from schedsim.workloads.base import WorkloadModel, register
-from schedsim.workloads.cwf import format_cwf
+from schedsim.workloads.cwf import cwf_pieces
 from schedsim.workloads.drand48 import Drand48
 from schedsim.workloads.lublin import (
     CONSTANT_RANGES,
@@ -304,14 +304,14 @@ def cwf_header(workload: LosWorkload, config: LosConfig, notes: Sequence[str]) -
     ]
 
 
-def _generate_text(jobs: int, seed: int, values: Mapping[str, Any]) -> str:
+def _generate_text(jobs: int, seed: int, values: Mapping[str, Any]) -> Iterator[str]:
     values, calibration = calibrated_values(jobs, seed, values)
     config = LosConfig.from_values(values)
     workload = generate_from_config(jobs, seed, config)
     notes = (f"schedsim {MODEL_NAME}, seed {seed}",
              f"parameters: {changed_params(values, PARAMS)}",
              "requested time (field 9) = exact runtime")
-    return format_cwf(workload.jobs, workload.changes,
+    return cwf_pieces(workload.jobs, workload.changes,
                       [*cwf_header(workload, config, notes), *calibration])
 
 

@@ -18,7 +18,7 @@ docs/deviations-goal.md records these choices.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -189,7 +189,13 @@ def month_swf(window: MonthWindow, nodes: int, notes: Sequence[str] = (),
               month: str = "") -> str:
     """A month as SWF text: the header names the measured window (and the calendar month
     of a log's month); estimates are exact."""
-    from schedsim.workloads.swf import format_number, swf_text
+    return "".join(month_swf_pieces(window, nodes, notes, month))
+
+
+def month_swf_pieces(window: MonthWindow, nodes: int, notes: Sequence[str] = (),
+                     month: str = "") -> Iterator[str]:
+    """:func:`month_swf` in pieces (``swf.swf_pieces``)."""
+    from schedsim.workloads.swf import format_number, swf_pieces
 
     count = len(window.jobs)
     header = ["Version: 2.2", f"MaxJobs: {count}", f"MaxRecords: {count}",
@@ -197,18 +203,18 @@ def month_swf(window: MonthWindow, nodes: int, notes: Sequence[str] = (),
               f"{MEASURED_FROM}: {format_number(window.start)}",
               f"{MEASURED_TO}: {format_number(window.end)}",
               *([f"Month: {month}"] if month else []), *(f"Note: {note}" for note in notes)]
-    records = [(job.id, job.submit, -1, job.runtime, job.procs, -1, -1, job.procs, job.estimate,
-                -1, 1, -1, -1, -1, 1, -1, -1, -1) for job in window.jobs]
-    return swf_text(header, records)
+    records = ((job.id, job.submit, -1, job.runtime, job.procs, -1, -1, job.procs, job.estimate,
+                -1, 1, -1, -1, -1, 1, -1, -1, -1) for job in window.jobs)
+    return swf_pieces(header, records)
 
 
-def _generate_month(jobs: int, seed: int, values: Mapping[str, Any]) -> str:
+def _generate_month(jobs: int, seed: int, values: Mapping[str, Any]) -> Iterator[str]:
     window = lublin_month(seed, int(values["nodes"]), float(values["load"]),
                           float(values["days"]), int(values["largest"]))
     notes = (f"schedsim {LUBLIN_MONTH}, srand48 seed {seed}: Lublin99 for {values['nodes']} "
              f"nodes, sizes capped at {values['largest']}, arrivals scaled to offered load "
              f"{values['load']:g}; measured: {values['days']:g} days after a 7-day warm-up",)
-    return month_swf(window, int(values["nodes"]), notes)
+    return month_swf_pieces(window, int(values["nodes"]), notes)
 
 
 LUBLIN_MONTH = "lublin-month"
@@ -233,7 +239,7 @@ MONTH = "Month"  # header key of a month cut from a log (YYYY-MM)
 SWF_MONTH = "swf-month"
 
 
-def _cut_month(jobs: int, seed: int, values: Mapping[str, Any]) -> str:
+def _cut_month(jobs: int, seed: int, values: Mapping[str, Any]) -> Iterator[str]:
     """One calendar month of a real log as a month file (the GOAL paper's protocol)."""
     from schedsim.errors import InputError
     from schedsim.workloads.load import load_workload
@@ -256,7 +262,7 @@ def _cut_month(jobs: int, seed: int, values: Mapping[str, Any]) -> str:
              f"{time_zone}, conversion "
              f"{values['conversion']}, sizes capped at {cap or 'none'}, estimates "
              f"{values['estimates']}; a week of warm-up and a 31-day tail",)
-    return month_swf(window, nodes, notes, label)
+    return month_swf_pieces(window, nodes, notes, label)
 
 
 register(WorkloadModel(

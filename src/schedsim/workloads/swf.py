@@ -1,15 +1,17 @@
 """The Standard Workload Format (SWF v2.2, Parallel Workloads Archive).
 
-Reading keeps all 18 fields and the header comments; :func:`to_jobs` turns the
-records into simulator jobs with the cleaning rules of docs/deviations.md, invalid SWF jobs, every
-rule counted in a :class:`CleaningReport`. Gzipped files are read directly.
+Reading keeps all 18 fields and the header comments, in columns (:func:`read_swf_table`:
+a compiled scan, and the line-by-line reader that gives the same values and every error
+message) or as records (:func:`read_swf`). ``workloads.columns`` turns the columns into
+simulator jobs with the cleaning rules of docs/deviations.md (invalid SWF jobs), every rule
+counted in a :class:`CleaningReport`; ``workloads.load`` is the one way in for a file.
+Gzipped files are read directly.
 """
 
 from __future__ import annotations
 
-import gzip
+import io
 import re
-import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,8 +21,10 @@ import numpy as np
 
 from schedsim.atomic import write_text_atomic
 from schedsim.errors import InputError
-from schedsim.jobs import Job
+from schedsim.inputs import check_text, read_input
 from schedsim.machine import MAX_PROCS
+from schedsim.numbers import to_float
+from schedsim.workloads.base import text_pieces
 
 FIELD_NAMES = (
     "job number", "submit time", "wait time", "run time", "allocated processors",
@@ -59,6 +63,55 @@ class SwfRecord(NamedTuple):
     think: float
 
 
+class Header:
+    """The comment lines of a workload file (without their ';') with their line numbers,
+    and the look-ups of its ``; Key: value`` lines (SWF and CWF alike)."""
+
+    def __init__(self, lines: list[str], numbers: list[int], path: str) -> None:
+        self.lines = lines
+        self.numbers = numbers
+        self.path = path
+
+    def header_value(self, key: str) -> str | None:
+        """Value of a header line ``; Key: value`` (first match, case-insensitive)."""
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*:\s*(.*?)\s*$", re.IGNORECASE)
+        for line in self.lines:
+            match = pattern.match(line)
+            if match:
+                return match.group(1)
+        return None
+
+    def positive_int(self, *keys: str) -> int | None:
+        """The first of ``keys`` the header has, as an integer in 1..2^31 - 1, else None;
+        a value that is not one is an error naming its header line."""
+        for key in keys:
+            value = self.header_value(key)
+            if value is None:
+                continue
+            first = value.split()[0] if value.split() else ""
+            if not (first.isascii() and first.isdigit()) or not 0 < int(first) <= MAX_PROCS:
+                raise InputError(f"{self.where(key)}: header {key}: {value!r} is not a "
+                                 f"positive integer of at most {MAX_PROCS}")
+            return int(first)
+        return None
+
+    def max_procs(self) -> int | None:
+        """``MaxProcs`` from the header, else ``MaxNodes``, else None."""
+        return self.positive_int("MaxProcs", "MaxNodes")
+
+    def allocation_unit(self) -> int | None:
+        """``AllocationUnit`` (a schedsim header of ``lublin-los`` files), else None."""
+        return self.positive_int("AllocationUnit")
+
+    def where(self, key: str) -> str:
+        """``path:line`` of the header line ``key`` (``path`` when unknown)."""
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*:", re.IGNORECASE)
+        for line, number in zip(self.lines, self.numbers, strict=False):
+            if pattern.match(line):
+                return f"{self.path}:{number}"
+        return self.path
+
+
 @dataclass
 class SwfLog:
     """A parsed SWF file: header comment lines (without ';') and records."""
@@ -69,61 +122,23 @@ class SwfLog:
     line_numbers: list[int] = field(default_factory=list)
     header_line_numbers: list[int] = field(default_factory=list)
 
+    def head(self) -> Header:
+        """The header lines with their look-ups."""
+        return Header(self.header, self.header_line_numbers, self.path)
+
     def header_value(self, key: str) -> str | None:
         """Value of a header line ``; Key: value`` (first match, case-insensitive)."""
-        pattern = re.compile(rf"^\s*{re.escape(key)}\s*:\s*(.*?)\s*$", re.IGNORECASE)
-        for line in self.header:
-            match = pattern.match(line)
-            if match:
-                return match.group(1)
-        return None
+        return self.head().header_value(key)
 
     def max_procs(self) -> int | None:
-        """``MaxProcs`` from the header, else ``MaxNodes``, else None.
-
-        A value that is not a positive integer is an error naming its header line.
-        """
-        for key in ("MaxProcs", "MaxNodes"):
-            value = self.header_value(key)
-            if value is None:
-                continue
-            first = value.split()[0] if value.split() else ""
-            if not first.isdigit() or not 0 < int(first) <= MAX_PROCS:
-                raise InputError(f"{self.where(key)}: header {key}: {value!r} is not a positive "
-                                 f"integer of at most {MAX_PROCS}; give the machine size with "
-                                 "--procs")
-            return int(first)
-        return None
-
-    def where(self, key: str) -> str:
-        """``path:line`` of the header line ``key`` (``path`` when unknown)."""
-        pattern = re.compile(rf"^\s*{re.escape(key)}\s*:", re.IGNORECASE)
-        for line, number in zip(self.header, self.header_line_numbers, strict=False):
-            if pattern.match(line):
-                return f"{self.path}:{number}"
-        return self.path
-
-
-def open_text(path: str | Path) -> Iterator[str]:
-    """Lines of a text file, gunzipped when its name ends in .gz."""
-    path = Path(path)
-    try:
-        if path.suffix == ".gz":
-            with gzip.open(path, "rt", encoding="utf-8", errors="replace") as handle:
-                yield from handle
-        else:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                yield from handle
-    except OSError as err:
-        raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
-    except (EOFError, zlib.error):
-        raise InputError(f"{path}: truncated or corrupt gzip file") from None
+        """``MaxProcs`` from the header, else ``MaxNodes``, else None (:class:`Header`)."""
+        return self.head().max_procs()
 
 
 def parse_number(text: str, where: str, position: int, name: str) -> float:
     """One numeric field; a value below -1 is an error (-1 alone means unknown)."""
     try:
-        value = float(text)
+        value = to_float(text)
     except ValueError:
         raise InputError(f"{where}: field {position} ({name}): {text!r} is not a number") from None
     if value != value or value in (float("inf"), float("-inf")):
@@ -140,10 +155,13 @@ def parse_number(text: str, where: str, position: int, name: str) -> float:
 def parse_record(parts: list[str], where: str) -> SwfRecord:
     """The first 18 fields of a split line as a record.
 
-    The common case (every field a finite number >= -1, integer fields integral)
-    is converted in one pass; any other line goes through the field-by-field
-    checks, which name the offending field.
+    The common case (ASCII without ``_``, every field a finite number >= -1, integer
+    fields integral) is converted in one pass; any other line goes through the
+    field-by-field checks, which name the offending field (``float`` alone would read
+    ``1_000`` and digits of other scripts: :mod:`schedsim.numbers`).
     """
+    if not all(part.isascii() and "_" not in part for part in parts):
+        return _parse_record_checked(parts, where)
     try:
         values: list[float | int] = list(map(float, parts[:N_FIELDS]))
     except ValueError:
@@ -178,64 +196,71 @@ def _parse_record_checked(parts: list[str], where: str) -> SwfRecord:
 
 
 def read_swf(path: str | Path, extra_fields: int = 0) -> SwfLog:
-    """Parse an SWF file (optionally gzipped).
+    """An SWF file (optionally gzipped) as records (:func:`read_swf_table`).
 
     ``extra_fields`` allows that many fields after the 18 (CWF has 3); they are
     checked for count only and ignored here. Raises InputError naming the file,
     the line and the field for malformed lines.
     """
-    table = read_swf_table(path, extra_fields)
+    return table_records(read_swf_table(read_input(path), str(path), extra_fields))
+
+
+def table_records(table: SwfTable) -> SwfLog:
+    """A table as records (integer fields as Python ints, the others as floats)."""
     columns = table.values.T
     converted = [columns[i].astype(np.int64).tolist() if i in _INT_FIELDS
                  else columns[i].tolist() for i in range(N_FIELDS)]
     records = list(map(SwfRecord, *converted))
-    return SwfLog(table.header, records, table.path, table.line_numbers.tolist(),
-                  table.header_line_numbers)
+    return SwfLog(table.header.lines, records, table.path, table.line_numbers.tolist(),
+                  table.header.numbers)
 
 
 @dataclass
 class SwfTable:
-    """A parsed SWF file in columns: header lines (without ';') and one row of the 18
-    fields per job line (float64; -1 means unknown), with the lines' numbers."""
+    """A parsed SWF file in columns: its header and one row of the 18 fields per job line
+    (float64; -1 means unknown), with the lines' numbers."""
 
-    header: list[str]
+    header: Header
     values: np.ndarray
     path: str
     line_numbers: np.ndarray
-    header_line_numbers: list[int]
-
-    def log(self) -> SwfLog:
-        """The header as an ``SwfLog`` without records (for its header lookups)."""
-        return SwfLog(self.header, [], self.path, [], self.header_line_numbers)
 
 
-def read_swf_table(path: str | Path, extra_fields: int = 0) -> SwfTable:
-    """``read_swf`` in columns: the compiled scan (``swf_scan``), or where it does not
-    decide, the line-by-line reader (the same values, or its error)."""
-    from schedsim.workloads.swf_scan import read_bytes, scan_columns
+SWF_TEXT = "SWF (ASCII)"
 
-    raw = read_bytes(path)
+
+def read_swf_table(raw: bytes, path: str, extra_fields: int = 0) -> SwfTable:
+    """The SWF text ``raw`` (the bytes of the file ``path``) in columns.
+
+    One reader, two implementations: the compiled scan (``swf_scan``) decides the common
+    case; whatever it does not model goes to :func:`read_swf_lines`, which gives the same
+    values or the error naming the file, the line and the field (tests/test_swf_scan.py
+    holds the two equal, on the fuzz corpus too).
+    """
+    from schedsim.workloads.swf_scan import scan_columns
+
     fields = (N_FIELDS, N_FIELDS + extra_fields) if extra_fields else (N_FIELDS,)
     scanned = scan_columns(raw, fields, _INT_INDEXES, MAX_VALUE)
-    del raw
     if scanned is not None:
         header, header_numbers, values, numbers = scanned
         if values.shape[1] > N_FIELDS:
             values = np.ascontiguousarray(values[:, :N_FIELDS])
-        return SwfTable(header, values, str(path), numbers, header_numbers)
-    log = _read_swf_lines(path, extra_fields)
+        return SwfTable(Header(header, header_numbers, path), values, path, numbers)
+    log = read_swf_lines(raw, path, extra_fields)
     values = np.array(log.records, dtype=np.float64).reshape(len(log.records), N_FIELDS)
-    return SwfTable(log.header, values, log.path, np.array(log.line_numbers, np.int64),
-                    log.header_line_numbers)
+    return SwfTable(log.head(), values, path, np.array(log.line_numbers, np.int64))
 
 
-def _read_swf_lines(path: str | Path, extra_fields: int = 0) -> SwfLog:
-    """``read_swf`` one line and one field at a time (the reference, and the errors)."""
+def read_swf_lines(raw: bytes, path: str, extra_fields: int = 0) -> SwfLog:
+    """:func:`read_swf_table` one line and one field at a time: the reference, and the
+    error messages. Lines end where Python's text files end them (LF, CRLF or CR)."""
+    check_text(raw, path, SWF_TEXT)
     header: list[str] = []
     records: list[SwfRecord] = []
     numbers: list[int] = []
     header_numbers: list[int] = []
-    for number, line in enumerate(open_text(path), start=1):
+    lines = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="replace")
+    for number, line in enumerate(lines, start=1):
         text = line.strip()
         if not text:
             continue
@@ -249,22 +274,7 @@ def _read_swf_lines(path: str | Path, extra_fields: int = 0) -> SwfLog:
             raise InputError(f"{path}:{number}: expected {expected} fields, found {len(parts)}")
         records.append(parse_record(parts, f"{path}:{number}"))
         numbers.append(number)
-    return SwfLog(header, records, str(path), numbers, header_numbers)
-
-
-def read_swf_header(path: str | Path) -> SwfLog:
-    """The header lines before the first job line of an SWF file, without its records."""
-    header: list[str] = []
-    numbers: list[int] = []
-    for number, line in enumerate(open_text(path), start=1):
-        text = line.strip()
-        if not text:
-            continue
-        if not text.startswith(";"):
-            break
-        header.append(text[1:].rstrip())
-        numbers.append(number)
-    return SwfLog(header, [], str(path), [], numbers)
+    return SwfLog(header, records, path, numbers, header_numbers)
 
 
 @dataclass
@@ -276,6 +286,7 @@ class CleaningReport:
     dropped_runtime: int = 0
     dropped_procs_nonpositive: int = 0
     dropped_procs_too_large: int = 0
+    dropped_submit_unknown: int = 0
     estimate_raised: int = 0
     estimate_exact: int = 0
     notes: list[str] = field(default_factory=list)
@@ -283,7 +294,7 @@ class CleaningReport:
     @property
     def dropped(self) -> int:
         return self.dropped_runtime + self.dropped_procs_nonpositive + \
-            self.dropped_procs_too_large
+            self.dropped_procs_too_large + self.dropped_submit_unknown
 
     def as_dict(self) -> dict[str, int]:
         """The counts by rule (for the ``--metrics`` file)."""
@@ -291,6 +302,7 @@ class CleaningReport:
                 "dropped_runtime_nonpositive": self.dropped_runtime,
                 "dropped_procs_nonpositive": self.dropped_procs_nonpositive,
                 "dropped_procs_above_machine": self.dropped_procs_too_large,
+                "dropped_submit_unknown": self.dropped_submit_unknown,
                 "estimate_raised_to_runtime": self.estimate_raised,
                 "estimate_replaced_by_runtime": self.estimate_exact}
 
@@ -298,7 +310,8 @@ class CleaningReport:
         """One line: what cleaning dropped or changed, by rule."""
         return (f"{self.kept} of {self.records} jobs kept; dropped: {self.dropped_runtime} "
                 f"with run time <= 0, {self.dropped_procs_nonpositive} with processors <= 0, "
-                f"{self.dropped_procs_too_large} with more processors than the machine; "
+                f"{self.dropped_procs_too_large} with more processors than the machine, "
+                f"{self.dropped_submit_unknown} with an unknown submit time (-1); "
                 f"{self.estimate_raised} estimates raised to the run time")
 
     def lines(self) -> list[str]:
@@ -308,48 +321,10 @@ class CleaningReport:
             f"dropped, run time <= 0: {self.dropped_runtime}",
             f"dropped, processors <= 0: {self.dropped_procs_nonpositive}",
             f"dropped, processors > machine: {self.dropped_procs_too_large}",
+            f"dropped, submit time unknown (-1): {self.dropped_submit_unknown}",
             f"estimate missing or below run time, raised to run time: {self.estimate_raised}",
             f"estimate replaced by run time (exact estimates): {self.estimate_exact}",
         ]
-
-
-def to_jobs(
-    log: SwfLog, machine_procs: int, estimates: str = "requested"
-) -> tuple[list[Job], CleaningReport]:
-    """Jobs from SWF records, cleaned (docs/deviations.md, invalid SWF jobs).
-
-    * processors = field 8 (requested) when > 0, else field 5 (allocated);
-    * drop jobs with run time <= 0, processors <= 0 or processors > machine;
-    * ``estimates="requested"``: estimate = field 9, raised to the run time when
-      missing or below it (counted); ``"exact"``: estimate = run time.
-    """
-    if estimates not in ("requested", "exact"):
-        raise InputError(f"estimates={estimates!r}; allowed: requested, exact")
-    report = CleaningReport(records=len(log.records))
-    jobs: list[Job] = []
-    for rec in log.records:
-        procs = rec.req_procs if rec.req_procs > 0 else rec.alloc_procs
-        if rec.run <= 0:
-            report.dropped_runtime += 1
-            continue
-        if procs <= 0:
-            report.dropped_procs_nonpositive += 1
-            continue
-        if procs > machine_procs:
-            report.dropped_procs_too_large += 1
-            continue
-        estimate = rec.req_time
-        if estimates == "exact":
-            estimate = rec.run
-            report.estimate_exact += 1
-        elif estimate < rec.run:
-            estimate = rec.run
-            report.estimate_raised += 1
-        jobs.append(Job(id=rec.job, submit=rec.submit, runtime=rec.run, procs=procs,
-                        estimate=estimate, user=rec.user, group=rec.group, app=rec.app,
-                        queue=rec.queue, partition=rec.partition))
-    report.kept = len(jobs)
-    return jobs, report
 
 
 def format_number(value: float) -> str:
@@ -365,9 +340,13 @@ def format_record(record: Iterable[float]) -> str:
 
 def swf_text(header: Iterable[str], records: Iterable[Iterable[float]]) -> str:
     """SWF file text from header lines (without ';') and records."""
+    return "".join(swf_pieces(header, records))
+
+
+def swf_pieces(header: Iterable[str], records: Iterable[Iterable[float]]) -> Iterator[str]:
+    """:func:`swf_text` in pieces (``base.text_pieces``)."""
     lines = [f"; {h}".rstrip() if h and not h.startswith(" ") else f";{h}" for h in header]
-    lines.extend(format_record(r) for r in records)
-    return "\n".join(lines) + "\n"
+    return text_pieces(lines, map(format_record, records))
 
 
 def write_swf(path: str | Path, log: SwfLog) -> None:

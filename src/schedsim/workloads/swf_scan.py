@@ -4,7 +4,7 @@ One numba pass over the file's bytes finds the header lines, the job lines and t
 fields, and converts every field written as a plain decimal number (optional sign, at
 most 15 digits, at most one point: correctly rounded, so the same double as Python's
 ``float``). Any other field (an exponent, ``inf``, more digits ...) is converted
-afterwards by Python's ``float``, as the line-by-line reader does. The
+afterwards as the line-by-line reader converts it (``numbers.to_float``). The
 result is then checked column-wise (field counts, finite, at least -1, at most 2^53,
 integral where SWF wants an integer). Text the pass does not model byte for byte the
 way Python reads text (bytes outside ASCII, control characters that ``str.split``
@@ -15,14 +15,10 @@ file, the line and the field: the fast path never decides an error message.
 
 from __future__ import annotations
 
-import gzip
-import zlib
-from pathlib import Path
-
 import numpy as np
 from numba import njit
 
-from schedsim.errors import InputError
+from schedsim.numbers import to_float
 
 MAX_FIELDS = 21  # SWF's 18, and the 3 of CWF
 _HEADER, _DATA = 1, 2
@@ -172,20 +168,6 @@ def _number(raw, start, end):
     return -value if negative else value, True
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """The file's bytes, gunzipped when its name ends in .gz (errors as ``open_text``)."""
-    path = Path(path)
-    try:
-        if path.suffix == ".gz":
-            with gzip.open(path, "rb") as handle:
-                return handle.read()
-        return path.read_bytes()
-    except OSError as err:
-        raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
-    except (EOFError, zlib.error):
-        raise InputError(f"{path}: truncated or corrupt gzip file") from None
-
-
 def scan_columns(raw: bytes, fields: tuple[int, ...], int_fields: tuple[int, ...],
                  max_value: float
                  ) -> tuple[list[str], list[int], np.ndarray, np.ndarray] | None:
@@ -198,7 +180,7 @@ def scan_columns(raw: bytes, fields: tuple[int, ...], int_fields: tuple[int, ...
         return None
     for row, field, first, end in slow.tolist():
         try:
-            table[row, field] = float(raw[first:end].decode("ascii"))
+            table[row, field] = to_float(raw[first:end].decode("ascii"))
         except ValueError:
             return None
     for first in range(0, table.shape[0], _CHECK_ROWS):  # in slices: small temporaries

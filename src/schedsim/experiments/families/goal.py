@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from schedsim.claims import claim
-from schedsim.experiments.family import Family, Variant
+from schedsim.experiments.family import Family, Variant, axis_schemas, options_schema
 from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function
 from schedsim.experiments.spec import TargetSpec
 from schedsim.plots import COLORS, LINESTYLES, MARKERS, STYLE, register_figure
@@ -114,6 +114,9 @@ class GoalFamily(Family):
     variant_column = "workload"
     metrics = METRICS
     measure = "schedsim.experiments.families.goal_measure"
+    axes = axis_schemas()
+    options = options_schema()
+    policy_families = ("goal",)
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:

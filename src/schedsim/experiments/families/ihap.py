@@ -20,7 +20,14 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from schedsim.claims import claim
-from schedsim.experiments.family import Family, Variant, axis_product
+from schedsim.experiments.family import (
+    POSITIVE,
+    Family,
+    Variant,
+    axis_product,
+    axis_schemas,
+    options_schema,
+)
 from schedsim.experiments.kinds import SEEDS_SUFFIX
 from schedsim.experiments.spec import MachineSpec, TargetSpec, fmt_value
 from schedsim.plots import COLORS, LINESTYLES, MARKERS, STYLE, register_figure
@@ -62,6 +69,11 @@ class IhapFamily(Family):
     variant_column = "workload"
     metrics = METRICS
     measure = "schedsim.experiments.families.ihap_measure"
+    axes = axis_schemas(utilization=POSITIVE, cva={"type": "number", "minimum": 1},
+                        cvs={"type": "number", "minimum": 1})
+    options = options_schema(fast_procs={"type": "integer", "minimum": 0},
+                             fast_speed=POSITIVE, **axes)
+    policy_families = ("ihap",)
 
     def machine(self, section: Mapping[str, Any]) -> MachineSpec:
         given = MachineSpec.of(section["machine"])
@@ -76,10 +88,6 @@ class IhapFamily(Family):
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:
         options = section.get("options") or {}
-        unknown = sorted(set(values) - set(AXES))
-        if unknown:
-            raise ValueError(f"ihap: unknown variant axis {', '.join(unknown)}; known: "
-                             f"{', '.join(AXES)}")
         axes = {axis: values.get(axis, options.get(axis, default))
                 for axis, default in (("utilization", 0.8), ("cva", 1.0), ("cvs", 4.0))}
         return [self.variant(case, panel) for case in axis_product(axes)]

@@ -31,7 +31,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from schedsim.claims import claim
-from schedsim.experiments.family import Family, Variant, axis_product
+from schedsim.experiments.family import (
+    POSITIVE,
+    SHARE,
+    Family,
+    Variant,
+    axis_product,
+    axis_schemas,
+    options_schema,
+)
 from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function
 from schedsim.experiments.spec import TargetSpec, fmt_value
 from schedsim.plots import COLORS, STYLE, panels, register_figure
@@ -92,11 +100,21 @@ class LosFamily(Family):
     metrics = METRICS
     measure = "schedsim.experiments.families.los_measure"
     param_columns = ("c_s",)
+    axes = axis_schemas(ps=SHARE, pd=SHARE, elastic={"type": "boolean"}, load=POSITIVE)
+    options = options_schema(
+        ("loads",), loads={"type": "array", "items": POSITIVE, "minItems": 1},
+        elastic={"type": "object", "additionalProperties": False,
+                 "properties": {"pe": SHARE, "pr": SHARE}},
+        load_tolerance=POSITIVE)
+    policy_families = ("los", "backfill")
     workload_info = True
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:
         options = section["options"]
+        if "ps" not in values:
+            raise ValueError("los: every variant needs the axis ps (P_S, the share of small "
+                             "jobs): give variants: {ps: ...}")
         axes = {"ps": values["ps"], "pd": values.get("pd", 0.0),
                 "elastic": values.get("elastic", False),
                 "load": values.get("load", options["loads"])}

@@ -28,7 +28,7 @@ import numpy as np
 
 from schedsim.claims import claim
 from schedsim.experiments.families.slack_measure import CLASSES, TAUS
-from schedsim.experiments.family import Family, Variant
+from schedsim.experiments.family import POSITIVE, Family, Variant, axis_schemas, options_schema
 from schedsim.experiments.kinds import SEEDS_SUFFIX, example_function
 from schedsim.experiments.spec import TargetSpec, fmt_value
 from schedsim.plots import COLORS, LINESTYLES, MARKERS, STYLE, register_figure
@@ -71,12 +71,12 @@ class SlackFamily(Family):
     variant_column = "workload"
     metrics = METRICS
     measure = "schedsim.experiments.families.slack_measure"
+    axes = axis_schemas(aarr=POSITIVE)
+    options = options_schema(aarr=POSITIVE)
+    policy_families = ("slack", "backfill")
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:
-        unknown = sorted(set(values) - {"aarr"})
-        if unknown:
-            raise ValueError(f"slack: unknown variant axis {', '.join(unknown)}; known: aarr")
         given = values.get("aarr", (section.get("options") or {}).get("aarr", W1))
         out = []
         for aarr in given if isinstance(given, list | tuple) else [given]:
