@@ -16,8 +16,8 @@ file, the line and the field: the fast path never decides an error message.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from schedsim.kernel.cache import kernel
 from schedsim.numbers import to_float
 
 MAX_FIELDS = 21  # SWF's 18, and the 3 of CWF
@@ -25,12 +25,12 @@ _HEADER, _DATA = 1, 2
 _CHECK_ROWS = 65_536
 
 
-@njit(cache=True)
+@kernel
 def _is_blank(byte):
     return byte == 32 or byte == 9 or byte == 11 or byte == 12 or byte == 13
 
 
-@njit(cache=True)
+@kernel
 def next_field(raw, k, end):
     """(first, end) offsets of the next whitespace-separated field of ``raw[k:end]``;
     first == end when the line has no field left."""
@@ -42,7 +42,7 @@ def next_field(raw, k, end):
     return start, k
 
 
-@njit(cache=True)
+@kernel
 def _unmodelled(raw, i, n):
     """A byte outside ASCII, a control character other than the blanks and the newline,
     or a carriage return that does not end a CRLF."""
@@ -54,7 +54,7 @@ def _unmodelled(raw, i, n):
     return byte < 32 and not (byte == 9 or byte == 10 or byte == 11 or byte == 12)
 
 
-@njit(cache=True)
+@kernel
 def scan(raw, width):
     """(kind per line: 0 blank / 1 header / 2 data, per header line: first and end
     offsets, per job line in order: its line index, its field count and its first ``width``
@@ -132,7 +132,7 @@ def scan(raw, width):
             slow[:n_slow], True)
 
 
-@njit(cache=True)
+@kernel
 def _number(raw, start, end):
     """A plain decimal token -> (value, True): optional sign, digits with at most one
     point, at most 15 digits in all. Its value is the integer of its digits over a power
