@@ -82,7 +82,8 @@ make_base() {
     >"$OUT_DIR/debootstrap.log" 2>&1 || { tail -n 20 "$OUT_DIR/debootstrap.log"; return 1; }
   # the package lists and downloaded packages: the image's own apt-get update fetches them
   rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/cache/apt/*.bin "$root"/var/lib/apt/lists/*
-  tar -C "$root" -c . | "${PODMAN[@]}" import - "$BASE" >/dev/null
+  tar -C "$root" -c . | "${PODMAN[@]}" import - "$BASE" >"$OUT_DIR/import.log" 2>&1 \
+    || { cat "$OUT_DIR/import.log"; return 1; }
   rm -rf "$root"
 }
 if "${PODMAN[@]}" image exists "$BASE"; then
@@ -106,7 +107,7 @@ fi
 [ -x "$VENV/bin/snakemake" ] || { say "no snakemake in $VENV (pip install -e '.[workflow]')"; exit 1; }
 VENV=$(cd "$VENV" && pwd)
 "$VENV/bin/python" -m pip freeze --exclude-editable >"$OUT_DIR/host-versions.txt"
-BUILD=(--pull=never --network host -t "$IMAGE" --build-arg "SCHEDSIM_DIR=$REPO"
+BUILD=(--pull=never --layers=false --network host -t "$IMAGE" --build-arg "SCHEDSIM_DIR=$REPO"
        -v "$OUT_DIR/host-versions.txt:/tmp/host-versions.txt:ro"
        --build-arg PIP_CONSTRAINT=/tmp/host-versions.txt)
 if [ -n "$CA_BUNDLE" ] && [ -f "$CA_BUNDLE" ]; then
