@@ -83,6 +83,20 @@ def replications(config: Mapping[str, Any], section: Mapping[str, Any],
     return seeds_text(section.get("seeds") or config.get("seeds", {}))
 
 
+def seed_effect(spec: Mapping[str, Any]) -> str:
+    """What other seeds change in a target (Expected differences, docs/artifact.md)."""
+    kind = spec.get("kind", "sweep")
+    if spec.get("enabled") is False:
+        return "-"
+    if kind == "example":
+        return "nothing"
+    if kind == "derived":
+        return "as its sources"
+    if spec.get("trace"):
+        return "nothing: a fixed log"
+    return "the workloads: values move within their intervals"
+
+
 def readings_of(section: Mapping[str, Any], target: str) -> list[str]:
     return [name for name, reading in (section.get("sensitivity") or {}).items()
             if reading.get("enabled", True) and target in reading.get("targets", [])]
@@ -103,8 +117,8 @@ def family_table(config: Mapping[str, Any], family: str, heading: str,
              f"`results/tables/{name}-sensitivity.csv`, and the section *Sensitivity: "
              f"{name}-sensitivity* of `results/summary.html`.", "",
              "| target | in the paper | claims judged with it | replications (full "
-             "configuration) | readings that rerun it |",
-             "|---|---|---|---|---|"]
+             "configuration) | other seeds change | readings that rerun it |",
+             "|---|---|---|---|---|---|"]
     for target, spec in section["targets"].items():
         if target not in labels:
             raise SystemExit(f"{REPRODUCTION.relative_to(ROOT)}: no section '### {target}' "
@@ -112,7 +126,7 @@ def family_table(config: Mapping[str, Any], family: str, heading: str,
         anchor = target.lower()
         lines.append(f"| [{target}](reproduction.md#{anchor}) | {labels[target]} | "
                      f"{', '.join(judged.get(target, [])) or 'none (feeds other targets)'} | "
-                     f"{replications(config, section, spec)} | "
+                     f"{replications(config, section, spec)} | {seed_effect(spec)} | "
                      f"{', '.join(readings_of(section, target)) or '-'} |")
     return [*lines, ""]
 
