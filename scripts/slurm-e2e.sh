@@ -34,6 +34,9 @@ set -euo pipefail
 shopt -s globstar nullglob dotglob
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/e2e-lib.sh
+. "$REPO/scripts/e2e-lib.sh"
+e2e_start slurm-e2e
 export SLURM_ACCT="${SLURM_ACCT:-dbd}"
 OUT_DIR="${OUT_DIR:-slurm-e2e-out}"
 COMPARE_GLOB="${COMPARE_GLOB:-results/**}"
@@ -43,16 +46,6 @@ read -r -a EXTRA <<<"${SNAKEMAKE_ARGS:-}"
 mkdir -p "$OUT_DIR"; OUT_DIR=$(cd "$OUT_DIR" && pwd)
 # relative paths are taken from where the script is started, like WORKFLOW_DIR
 [ -n "${LOCAL_RESULTS:-}" ] && LOCAL_RESULTS=$(cd "$LOCAL_RESULTS" && pwd)
-T0=$EPOCHREALTIME
-since() { awk -v a="$EPOCHREALTIME" -v b="$1" 'BEGIN {printf "%.1f", a - b}'; }
-say() { echo "[slurm-e2e $(since "$T0")s] $*"; }
-TIMES=()
-timed() {  # timed LABEL CMD...: run CMD, remember how long it took
-  local label=$1 t=$EPOCHREALTIME rc=0; shift
-  "$@" || rc=$?
-  TIMES+=("$label: $(since "$t") s"); return "$rc"
-}
-
 WF=""
 cleanup() {
   local rc=$?
@@ -63,7 +56,7 @@ cleanup() {
     [ -d /var/log/schedsim-slurm ] && cp -r /var/log/schedsim-slurm "$OUT_DIR/daemon-logs"
   fi
   timed "slurm-down" bash "$REPO/scripts/slurm-down.sh"
-  say "timings: $(IFS=';'; echo "${TIMES[*]}"); total $(since "$T0") s"
+  say "timings: $(e2e_timings)"
   exit "$rc"
 }
 trap cleanup EXIT
@@ -96,26 +89,17 @@ cd "$WF"
 CFG=(); [ -n "${CONFIGFILE:-}" ] && CFG=(--configfile "$CONFIGFILE")
 say "workflow: $WF ${CONFIGFILE:+(config $CONFIGFILE)}; comparing: $COMPARE_GLOB"
 
-matching_files() {  # matching_files DIR: regular files under DIR matching COMPARE_GLOB
-  (cd "$1" && for g in $COMPARE_GLOB; do for f in $g; do [ -f "$f" ] && echo "$f"; done; done) \
-    | grep -v -e '^\.snakemake/' | sort -u
-}
-snapshot() {  # snapshot SRC DEST: copy the matching files, keeping relative paths
-  rm -rf "$2"; mkdir -p "$2"
-  matching_files "$1" | (cd "$1" && xargs -r -d '\n' cp --parents -t "$2")
-}
-
 REF="$OUT_DIR/local"
 if [ -n "${LOCAL_RESULTS:-}" ]; then
   say "reference outputs: $LOCAL_RESULTS"
-  snapshot "$LOCAL_RESULTS" "$REF"
+  snapshot "$LOCAL_RESULTS" "$REF" "$COMPARE_GLOB"
 else
   say "local reference run"
   rc=0
   timed "local run" timeout -k 30 "$RUN_TIMEOUT" "${SNAKEMAKE[@]}" --cores "$(nproc)" --forceall \
     "${CFG[@]}" "${EXTRA[@]}" >"$OUT_DIR/local-run.log" 2>&1 || rc=$?
   [ "$rc" = 0 ] || { tail -n 40 "$OUT_DIR/local-run.log"; say "local run failed (rc=$rc)"; exit 1; }
-  snapshot "$WF" "$REF"
+  snapshot "$WF" "$REF" "$COMPARE_GLOB"
 fi
 [ -n "$(ls -A "$REF")" ] || { say "no reference file matches '$COMPARE_GLOB'"; exit 1; }
 
@@ -168,14 +152,11 @@ else
 fi
 
 # ------------------------------------------------------- same outputs? --
-snapshot "$WF" "$OUT_DIR/slurm"
-(cd "$REF" && find . -type f -printf '%P\n' | sort | xargs -r -d '\n' sha256sum) >"$OUT_DIR/sha256-local.txt"
-(cd "$OUT_DIR/slurm" && find . -type f -printf '%P\n' | sort | xargs -r -d '\n' sha256sum) >"$OUT_DIR/sha256-slurm.txt"
-n=$(wc -l <"$OUT_DIR/sha256-local.txt")
-if ! diff -u "$OUT_DIR/sha256-local.txt" "$OUT_DIR/sha256-slurm.txt" >"$OUT_DIR/sha256.diff"; then
-  cat "$OUT_DIR/sha256.diff"
+snapshot "$WF" "$OUT_DIR/slurm" "$COMPARE_GLOB"
+if ! same_files "$REF" "$OUT_DIR/slurm" "$OUT_DIR" slurm; then
   say "outputs differ between the local and the SLURM run (see above: - local, + SLURM)"
   exit 1
 fi
+n=$(wc -l <"$OUT_DIR/sha256-reference.txt")
 say "outputs identical: $n file(s) (sha256 in $OUT_DIR/sha256-slurm.txt)"
 say "OK"

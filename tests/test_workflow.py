@@ -69,10 +69,8 @@ def output(result: subprocess.CompletedProcess) -> str:
     return result.stdout + result.stderr
 
 
-@pytest.fixture(scope="module")
-def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A copy of the workflow after one complete run of the .test configuration."""
-    copy = tmp_path_factory.mktemp("workflow")
+def copy_workflow(copy: Path) -> Path:
+    """The workflow's files (COPIED) copied into ``copy``."""
     # numba's on-disk caches (*.nbi, *.nbc in __pycache__) come along: they are valid for
     # the copied sources (same contents and times), so the kernels compile once per run
     ignore = shutil.ignore_patterns("*.egg-info", "*.pyc")
@@ -83,6 +81,13 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
+    return copy
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A copy of the workflow after one complete run of the .test configuration."""
+    copy = copy_workflow(tmp_path_factory.mktemp("workflow"))
     result = snakemake(copy, timeout=900.0)  # a guard against a hang, not a speed check
     assert result.returncode == 0, output(result)[-5000:]
     yield copy
@@ -493,3 +498,34 @@ def test_a_target_whose_log_is_unavailable_is_reported_not_run(workdir: Path) ->
     f1 = claims_table[claims_table["target"] == "LOS-F1"].iloc[0]
     assert f1["verdict"] == "not checkable" and f1["note"].startswith("LOS-F1 not run: log")
     assert "Not run" in (workdir / "offline" / "results" / "summary.html").read_text()
+
+
+def test_a_log_an_earlier_run_fetched_is_used_without_fetching_again(tmp_path: Path) -> None:
+    """A log in the download directory (fetched by an earlier run, or put there by hand)
+    is planned from there; the next run neither fails nor fetches it again."""
+    import gzip
+
+    import yaml
+
+    workdir = copy_workflow(tmp_path)
+    config = yaml.safe_load((workdir / CONFIG).read_text())
+    config["traces"]["search"] = []
+    for log in config["traces"]["logs"].values():
+        log["url"] = "http://127.0.0.1:9/" + log["file"]
+        log["sha256"] = None
+    (workdir / "fetched.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    downloads = workdir / "fetched" / "resources" / "traces"
+    downloads.mkdir(parents=True)
+    sdsc = config["traces"]["logs"]["SDSC-SP2"]["file"]
+    with gzip.open(downloads / sdsc, "wt") as handle:
+        handle.write("; MaxProcs: 128\n1 0 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n")
+    env = dict(os.environ, PYTHONPATH=str(workdir / "src"),
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    result = subprocess.run(["snakemake", "--cores", "2", "--configfile", "fetched.yaml",
+                             "--directory", "fetched", "-n", "results/tables/LOS-F1.csv"],
+                            cwd=workdir, env=env, capture_output=True, text=True, timeout=300,
+                            check=False)
+    text = output(result)
+    assert result.returncode == 0, text[-3000:]
+    jobs = text.split("Job stats:")[1].split("total")[0]
+    assert "simulate" in jobs and "fetch_trace" not in jobs

@@ -241,10 +241,15 @@ def all_chosen():
 
 
 def fetched_log(wildcards):
+    """The configured log whose download path is resources/traces/{file}: one this run
+    fetches, or one an earlier run fetched (Snakemake still makes a job for that file
+    to check it)."""
     path = f"resources/traces/{wildcards.file}"
-    if path not in PLAN.fetches:
-        raise ValueError(f"{path} is not a log the configured targets fetch")
-    return PLAN.fetches[path]
+    known = {log.download_path: log for log in TRACES.logs.values()}
+    if path not in known:
+        raise ValueError(f"{path} is not the download path of a log under traces.logs; "
+                         f"known: {', '.join(sorted(known)) or '(none)'}")
+    return known[path]
 
 
 def not_run():
