@@ -24,9 +24,22 @@ from schedsim.atomic import stage_text, write_text_atomic
 from schedsim.engine import Schedule, SimulationError, simulate
 from schedsim.errors import InputError
 from schedsim.machine import Machine
+from schedsim.machineopts import (
+    MachineChoice,
+    add_machine_options,
+    check_job_sizes,
+    machine_choice,
+)
 from schedsim.metrics import summarize, summarize_columns
 from schedsim.params import split_assignments
-from schedsim.policies.registry import all_policies, make_policy
+from schedsim.policies.registry import (
+    RIGID,
+    PolicyEntry,
+    all_policies,
+    get_policy,
+    machine_features,
+    run_features,
+)
 from schedsim.workloads.base import all_models, get_model
 from schedsim.workloads.columns import ColumnWorkload, load_columns, swf_lines
 from schedsim.workloads.load import Workload, load_workload
@@ -58,15 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--policy", required=True, help="policy name (see `schedsim policies`)")
     sim.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                      help="policy parameter (repeatable)")
-    sim.add_argument("--procs", type=int, default=None,
-                     help="machine size (default: the file's MaxProcs header)")
-    sim.add_argument("--unit", type=int, default=1, help="allocation unit (default 1)")
     sim.add_argument("--estimates", choices=("requested", "exact"), default="requested",
                      help="scheduler's runtime estimates (default: requested)")
     sim.add_argument("--tau", type=float, default=10.0,
                      help="bounded-slowdown threshold in seconds (default 10)")
     sim.add_argument("--out", required=True, help="output schedule (SWF)")
     sim.add_argument("--metrics", default=None, help="write summary metrics as JSON")
+    add_machine_options(sim)
 
     sub.add_parser("policies", help="list policies and their parameters")
     sub.add_parser("models", help="list workload models and their parameters")
@@ -102,24 +113,27 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    if args.procs is not None and args.procs <= 0:
-        raise InputError(f"--procs={args.procs} must be a positive integer")
     if not (math.isfinite(args.tau) and args.tau > 0):
         raise InputError(f"--tau={args.tau} must be a positive number of seconds")
     outputs = [args.out, *([args.metrics] if args.metrics else [])]
     check_outputs(outputs, args.workload)
-    columns = load_columns(args.workload, procs=args.procs, estimates=args.estimates)
-    if columns is not None:
-        return _simulate_columns(args, columns)
-    workload = load_workload(args.workload, procs=args.procs, estimates=args.estimates)
-    machine = workload.machine if args.unit == 1 else Machine(
-        workload.machine.procs, args.unit, workload.machine.partitions, workload.machine.speeds)
+    choice = machine_choice(args)
+    entry = get_policy(args.policy)
     params = split_assignments(args.param, f"policy {args.policy}")
-    policy = make_policy(args.policy, params, machine)
+    columns = load_columns(args.workload, procs=choice.procs, estimates=args.estimates) \
+        if choice.plain else None
+    if columns is not None:
+        return _simulate_columns(args, columns, choice, entry, params)
+    workload = load_workload(args.workload, procs=choice.procs, estimates=args.estimates)
+    spec, machine = choice.resolve(workload.machine, args.workload)
+    load = choice.load_model(spec, machine)
+    entry.check_run(run_features(workload.jobs, machine, workload.changes, load is not None))
+    check_job_sizes(workload.jobs, machine, args.workload)
+    policy = entry.make(params, machine)
     with _progress(len(workload.jobs)) as tick:
         if tick is not None and getattr(policy, "simulate_compiled", None) is None:
             policy = _ProgressPolicy(policy, tick)
-        schedule = simulate(workload.jobs, machine, policy, workload.changes)
+        schedule = simulate(workload.jobs, machine, policy, workload.changes, load_model=load)
     texts = {args.out: schedule_swf(schedule, workload, args.policy)}
     if args.metrics:
         texts[args.metrics] = _metrics_text(summarize(schedule, tau=args.tau).as_dict(),
@@ -163,15 +177,15 @@ def write_all_or_none(texts: dict[str, str | Iterable[str]]) -> None:
         raise InputError(f"cannot write {err.filename or ''}: {err.strerror or err}") from None
 
 
-def _simulate_columns(args: argparse.Namespace, workload: ColumnWorkload) -> int:
+def _simulate_columns(args: argparse.Namespace, workload: ColumnWorkload,
+                      choice: MachineChoice, entry: PolicyEntry, params: dict[str, str]) -> int:
     """``cmd_simulate`` on a plain SWF file held in columns (``workloads.columns``): the
     same outputs; the jobs become ``Job`` objects only if the policy has no compiled run
     of columns."""
-    base = workload.machine
-    machine = base if args.unit == 1 else Machine(base.procs, args.unit, base.partitions,
-                                                  base.speeds)
-    params = split_assignments(args.param, f"policy {args.policy}")
-    policy = make_policy(args.policy, params, machine)
+    _, machine = choice.resolve(workload.machine, args.workload)
+    entry.check_run(frozenset({RIGID}) | machine_features(machine.partitions, machine.speeds,
+                                                          False))
+    policy = entry.make(params, machine)
     compiled = getattr(policy, "simulate_columns", None)
     result = compiled(workload.submit, workload.runtime, workload.estimate,
                       workload.procs) if compiled is not None else None
@@ -233,6 +247,7 @@ def schedule_swf(schedule: Schedule, workload: Workload, policy: str) -> str:
 def cmd_policies(args: argparse.Namespace) -> int:
     for name, entry in all_policies().items():
         print(f"{name}  [{entry.family}]  {entry.description}")
+        print(f"    ({entry.needs_text()}{'; from ' + entry.source if entry.source else ''})")
         for spec in entry.specs():
             print(f"    {spec.name} = {spec.default!r}  ({spec.allowed()}): {spec.help}")
     return 0

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from schedsim.experiments.spec import MachineSpec
+from schedsim.experiments.spec import MachineSpec, parse_machine
 
 PACKAGE = "schedsim.experiments.families"
 # Summary metrics of one run, under the names used in run files and tables
@@ -64,8 +64,8 @@ class Family:
     measure = "schedsim.experiments.measure"
 
     def machine(self, section: Mapping[str, Any]) -> MachineSpec:
-        """The machine description of the section (``machine:``)."""
-        return MachineSpec.of(section["machine"])
+        """The machine description of the section (``machine:``), checked."""
+        return parse_machine(section["machine"], f"{self.name}.machine")
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:

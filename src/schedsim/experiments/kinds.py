@@ -41,6 +41,7 @@ from schedsim.experiments.spec import (
     TargetSpec,
     TraceSpec,
     fmt_value,
+    parse_machine,
 )
 
 if TYPE_CHECKING:
@@ -190,6 +191,8 @@ class Sweep:
     @staticmethod
     def _check(target: str, raw: Mapping[str, Any], sweep: Mapping[str, Any],
                panels: Sequence[PanelSpec]) -> None:
+        if raw.get("machine"):
+            parse_machine(raw["machine"], f"{target}.machine")
         if not any(panel.policies for panel in panels):
             raise ValueError(f"target {target} is enabled but has no policies; set them or "
                              "set enabled: false")

@@ -303,14 +303,22 @@ def _shared(plan: Plan, point: PointSpec) -> PointSpec:
 
 
 def check_point(point: PointSpec) -> None:
-    """Raise InputError for an unknown policy, parameter or out-of-range value.
+    """Raise InputError for an unknown policy, parameter or out-of-range value, or a
+    machine the policy does not take (the workload's jobs are judged when it runs).
 
     Every value of the inner parameters is checked; a chosen parameter is checked
     when the run reads its file.
     """
-    from schedsim.policies.registry import get_policy
+    from schedsim.errors import InputError
+    from schedsim.policies.registry import MACHINE_FEATURES, get_policy, machine_features
 
     entry = get_policy(point.policy)
+    machine = point.machine
+    try:
+        entry.check_run(machine_features(machine.partitions, machine.speeds,
+                                         machine.load is not None), scope=MACHINE_FEATURES)
+    except InputError as err:
+        raise InputError(f"{point.target}: {err}") from None
     base = {**point.fixed, **point.params}
     for combo in itertools.product(*point.inner.values()) if point.inner else [()]:
         entry.settings({**base, **dict(zip(point.inner, combo, strict=True))})
