@@ -3,6 +3,7 @@
 
 import functools
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -165,6 +166,12 @@ def point_code(wildcards):
     if point.model != "trace":
         roots.append(provenance.model_module(point.model))
     return code_of(*roots)
+
+
+def point_plugins(wildcards):
+    """The policy of one's own a point runs (config `plugins:`), loaded by the job."""
+    plugin = PLAN.plugins.get(point_entry(wildcards).policy)
+    return f"--plugin {shlex.quote(plugin)}" if plugin else ""
 
 
 def point_spec(wildcards):

@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     _spec_args(run, point=True)
     run.add_argument("--code-version", default="unknown", help="stored in the metadata")
     run.add_argument("--out", required=True, help="output parquet")
+    run.add_argument("--plugin", action="append", default=[], metavar="FILE.py:CLASS",
+                     help="a policy of one's own to load first (repeatable)")
     run.add_argument("--same-as", default="",
                      help="run file of a point that runs the same simulations: its rows are "
                           "relabelled instead of simulating again")
@@ -201,7 +203,10 @@ def cmd_run_point(args: argparse.Namespace) -> int:
     from schedsim.experiments.provenance import provenance
     from schedsim.experiments.reuse import rows_from_equivalent
     from schedsim.experiments.run import run_point, write_rows_parquet
+    from schedsim.policies.plugins import load_reference
 
+    for reference in args.plugin:
+        load_reference(reference)
     spec = _point_spec(args)
     rows = rows_from_equivalent(spec, args.same_as) if args.same_as else run_point(spec)
     write_rows_parquet(rows, args.out, provenance(specs.to_json(spec), args.code_version,

@@ -60,6 +60,7 @@ class Plan:
     readings: dict[str, dict[str, Reading]] = field(default_factory=dict)
     shared: dict[str, str] = field(default_factory=dict)  # point content -> its run file
     same_as: dict[str, str] = field(default_factory=dict)  # run file -> equivalent one's
+    plugins: dict[str, str] = field(default_factory=dict)  # policy of one's own -> reference
 
     @property
     def families(self) -> list[str]:
@@ -128,6 +129,9 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
     """
     plan = Plan()
     root = Path(base) if base is not None else Path.cwd()
+    from schedsim.policies.plugins import load_plugins
+
+    plan.plugins = load_plugins(config.get("plugins") or (), root)
     for name in enabled_families(config):
         section = config[name]
         family = get_family(name, section.get("module"))
