@@ -1,4 +1,4 @@
-"""The ``schedsim`` command: generate, simulate, policies, models.
+"""The ``schedsim`` command: generate, simulate, convert, policies, models.
 
 Contract (docs/architecture.md): bad input ends with exit code 2 and one line naming
 the file, line and field or the parameter and its allowed values; never a
@@ -41,6 +41,7 @@ from schedsim.policies.registry import (
     run_features,
 )
 from schedsim.workloads.base import all_models, get_model
+from schedsim.workloads.batsim import convert_text, jobs_csv_text, schedule_runs
 from schedsim.workloads.columns import ColumnWorkload, load_columns, swf_lines
 from schedsim.workloads.load import Workload, load_workload
 from schedsim.workloads.swf import format_record
@@ -77,7 +78,15 @@ def build_parser() -> argparse.ArgumentParser:
                      help="bounded-slowdown threshold in seconds (default 10)")
     sim.add_argument("--out", required=True, help="output schedule (SWF)")
     sim.add_argument("--metrics", default=None, help="write summary metrics as JSON")
+    sim.add_argument("--jobs-csv", default=None, metavar="FILE",
+                     help="also write the schedule as Batsim's jobs.csv (evalys reads it)")
     add_machine_options(sim)
+
+    conv = sub.add_parser("convert", help="convert a workload between SWF and Batsim JSON")
+    conv.add_argument("source", help="SWF (.swf, .swf.gz) or Batsim workload (.json)")
+    conv.add_argument("out", help="output: .json for an SWF source, .swf for a Batsim one")
+    conv.add_argument("--procs", type=int, default=None,
+                      help="nb_res of the Batsim workload (default: the SWF's MaxProcs)")
 
     sub.add_parser("policies", help="list policies and their parameters")
     sub.add_parser("models", help="list workload models and their parameters")
@@ -115,13 +124,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     if not (math.isfinite(args.tau) and args.tau > 0):
         raise InputError(f"--tau={args.tau} must be a positive number of seconds")
-    outputs = [args.out, *([args.metrics] if args.metrics else [])]
+    outputs = [args.out, *(path for path in (args.metrics, args.jobs_csv) if path)]
     check_outputs(outputs, args.workload)
     choice = machine_choice(args)
     entry = get_policy(args.policy)
     params = split_assignments(args.param, f"policy {args.policy}")
     columns = load_columns(args.workload, procs=choice.procs, estimates=args.estimates) \
-        if choice.plain else None
+        if choice.plain and not args.jobs_csv else None
     if columns is not None:
         return _simulate_columns(args, columns, choice, entry, params)
     workload = load_workload(args.workload, procs=choice.procs, estimates=args.estimates)
@@ -138,6 +147,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.metrics:
         texts[args.metrics] = _metrics_text(summarize(schedule, tau=args.tau).as_dict(),
                                             args, machine, workload.report)
+    if args.jobs_csv:
+        texts[args.jobs_csv] = jobs_csv_text(schedule_runs(schedule), machine.partitions,
+                                             Path(args.workload).name)
     write_all_or_none(texts)
     if workload.report is not None and workload.report.dropped:
         print(f"schedsim simulate: note: {args.workload}: {workload.report.summary()}",
@@ -151,7 +163,7 @@ def check_outputs(outputs: Sequence[str], source: str | None) -> None:
     if source is not None and Path(source).resolve() in resolved:
         raise InputError(f"output {source} is the input workload; choose another path")
     if len(set(resolved)) < len(resolved):
-        raise InputError(f"--out and --metrics are the same file ({outputs[0]})")
+        raise InputError(f"two outputs are the same file ({', '.join(outputs)})")
     for path, full in zip(outputs, resolved, strict=True):
         if full.is_dir():
             raise InputError(f"output {path} is a directory; give a file path")
@@ -244,6 +256,19 @@ def schedule_swf(schedule: Schedule, workload: Workload, policy: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def cmd_convert(args: argparse.Namespace) -> int:
+    if args.procs is not None and args.procs <= 0:
+        raise InputError(f"--procs={args.procs} must be a positive integer")
+    check_outputs([args.out], args.source)
+    if not Path(args.source).is_file():
+        raise InputError(f"{args.source}: no such file")
+    text, note = convert_text(args.source, args.out, args.procs)
+    write_text_atomic(args.out, text)
+    if note:
+        print(f"schedsim convert: note: {args.source}: {note}", file=sys.stderr)
+    return 0
+
+
 def cmd_policies(args: argparse.Namespace) -> int:
     for name, entry in all_policies().items():
         print(f"{name}  [{entry.family}]  {entry.description}")
@@ -261,7 +286,7 @@ def cmd_models(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"generate": cmd_generate, "simulate": cmd_simulate,
+_COMMANDS = {"generate": cmd_generate, "simulate": cmd_simulate, "convert": cmd_convert,
              "policies": cmd_policies, "models": cmd_models}
 
 

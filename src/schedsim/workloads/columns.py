@@ -66,7 +66,7 @@ def load_columns(path: str | Path, procs: int | None = None,
     from schedsim.workloads.load import _special_reader
 
     path = Path(path)
-    if path.name.endswith((".cwf", ".cwf.gz")) or not path.exists() or estimates not in (
+    if path.name.endswith((".cwf", ".cwf.gz", ".json")) or not path.exists() or estimates not in (
             "requested", "exact"):
         return None
     table = read_swf_table(path)

@@ -41,7 +41,7 @@ class Workload:
 
 def load_workload(path: str | Path, procs: int | None = None,
                   estimates: str = "requested", records: bool = True) -> Workload:
-    """Read an SWF (rigid jobs, optionally gzipped) or CWF file.
+    """Read an SWF (rigid jobs, optionally gzipped), CWF or Batsim JSON (.json) file.
 
     The machine size is ``procs`` when given, else the file's ``MaxProcs``
     (or ``MaxNodes``) header, else the largest job. ``records=False``: a file of one
@@ -67,7 +67,7 @@ def _load(path: Path, procs: int | None, estimates: str, records: bool) -> Workl
                 raise InputError(f"{path}: no jobs: the file has no job line")
             size = procs or head.max_procs() or max(job.procs for job in jobs)
             return Workload(str(path), jobs, Machine(size), [], {}, None, head)
-    log = read_swf(path)
+    log = _read_batsim(path) if path.name.endswith(".json") else read_swf(path)
     if not log.records:
         raise InputError(f"{path}: no jobs: the file has no job line")
     _check_unique_ids(log)
@@ -84,6 +84,11 @@ def _load(path: Path, procs: int | None, estimates: str, records: bool) -> Workl
         raise InputError(f"{path}: no valid job left after cleaning")
     return Workload(str(path), jobs, Machine(size), [], {r.job: r for r in log.records}, report,
                     log)
+
+
+def _read_batsim(path: Path) -> SwfLog:
+    """A Batsim JSON workload as SWF records (``workloads.batsim``)."""
+    return importlib.import_module("schedsim.workloads.batsim").read_batsim(path)
 
 
 def _check_unique_ids(log: SwfLog) -> None:
