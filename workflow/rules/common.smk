@@ -206,6 +206,12 @@ def figure_targets():
     return [target for target, spec in PLAN.targets.items() if not spec.reading]
 
 
+def lead_targets():
+    """The summary page's first figures: the cross-paper tables (family `cross`)."""
+    return [target for target, spec in PLAN.targets.items()
+            if spec.family == "cross" and spec.kind == "derived" and not spec.reading]
+
+
 def all_figures(ext="png"):
     return [f"results/figures/{target}.{ext}" for target in figure_targets()]
 

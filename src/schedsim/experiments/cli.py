@@ -103,6 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
     summ.add_argument("--not-run", default="{}", help="JSON: target -> why it was not run")
     summ.add_argument("--sensitivity", nargs="*", default=[],
                       help="sensitivity tables (<FAMILY>-sensitivity.csv)")
+    summ.add_argument("--lead", nargs="*", default=[],
+                      help="targets drawn first (every policy on the real logs)")
     summ.add_argument("figures", nargs="*", help="figure PNGs (<target>.png)")
     return parser
 
@@ -293,7 +295,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
     sensitivity = {Path(p).stem: pd.read_csv(p, keep_default_na=False)
                    for p in args.sensitivity}
     page = summary_html(claims_table, {Path(p).stem: Path(p) for p in args.figures},
-                        json.loads(args.not_run), sensitivity)
+                        json.loads(args.not_run), sensitivity, args.lead)
     write_text_atomic(args.out, page)
     return 0
 
