@@ -146,3 +146,86 @@ def test_the_policy_list_shows_each_policys_needs(capsys: pytest.CaptureFixture[
     assert "(needs moldable jobs (a speed-up model each); also takes" in text
     assert "(needs jobs given as work in BPU-seconds, sized by the policy, per-processor " \
            "speeds or a background-load model;" in text
+
+
+# ----------------------------------------------------------------------------- the machine
+
+BAD_MACHINES = [
+    ({"procs": 64, "partitions": [32, 30]}, "partitions (32, 30) must be positive and sum to 64"),
+    ({"procs": 64, "speeds": [1, 2]}, "speeds must give one positive speed per processor (64)"),
+    ({"procs": 64, "load": {"name": "uniform", "params": {"max_percent": 130}}},
+     "load model uniform: parameter max_percent=130 is invalid; allowed: int in [1, 99]"),
+    ({"procs": 64, "load": {"name": "gaussian"}}, "unknown load model 'gaussian'; known: uniform"),
+    ({"procs": 64, "cores": 2}, "unknown key 'cores'; allowed: procs, unit, partitions"),
+    ({"procs": 0}, "procs=0 must be a positive integer"),
+]
+
+
+@pytest.mark.parametrize(("machine", "message"), BAD_MACHINES)
+def test_a_machine_file_fails_as_the_config_machine_does(
+        tmp_path: Path, workloads: dict[str, Path], machine: dict[str, object],
+        message: str) -> None:
+    import yaml
+
+    from schedsim.errors import InputError
+    from schedsim.experiments.plan import build_plan
+
+    path = tmp_path / "machine.yaml"
+    path.write_text(yaml.safe_dump(machine))
+    code, err = run(["simulate", str(workloads["rigid"]), "--policy", "easy", "--machine",
+                     str(path), "--out", str(tmp_path / "o.swf")])
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"{path}: {message}" in err, err
+    config = {"slack": {"enabled": True, "machine": machine, "jobs": 10,
+                        "workload": {"model": "lublin99"},
+                        "targets": {"SLACK-X": {"policies": ["easy"]}}}}
+    with pytest.raises(InputError) as raised:
+        build_plan(config)
+    # the same words after the place: the config's section instead of the file
+    assert str(raised.value) == f"slack.machine: {err.strip().split(f'{path}: ', 1)[1]}"
+
+
+def test_a_machine_file_runs_what_the_short_options_run(
+        tmp_path: Path, workloads: dict[str, Path]) -> None:
+    import yaml
+
+    path = tmp_path / "machine.yaml"
+    path.write_text(yaml.safe_dump({"procs": 64, "speeds": [1.0] * 32 + [2.0] * 32,
+                                    "load": {"name": "uniform", "params": {"max_percent": 20}}}))
+    outputs = []
+    for name, machine in (("file", ["--machine", str(path)]),
+                          ("short", ["--procs", "64", "--speeds", "32x1,32x2", "--load",
+                                     "uniform", "--load-param", "max_percent=20"])):
+        out = tmp_path / f"{name}.swf"
+        code, err = run(["simulate", str(workloads["divisible"]), "--policy", "IHAP",
+                         *machine, "--seed", "3", "--out", str(out)])
+        assert code == 0, err
+        outputs.append([(r.job, r.wait, r.run, r.alloc_procs) for r in read_swf(out).records])
+    assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["--machine", "MACHINE", "--procs", "64"], "describes the whole machine; drop --procs"),
+    (["--seed", "2"], "--seed seeds the background-load draws; give --load MODEL too"),
+    (["--load-param", "max_percent=3"], "give --load MODEL too"),
+    (["--speeds", "32y1"], "--speeds: '32y1' is not SPEED or COUNTxSPEED"),
+    (["--partitions", "a,b"], "--partitions: 'a' is not an integer"),
+    (["--machine", "nowhere.yaml"], "--machine nowhere.yaml: no such file"),
+])
+def test_machine_options_are_checked(tmp_path: Path, workloads: dict[str, Path],
+                                     args: list[str], fragment: str) -> None:
+    machine = tmp_path / "m.yaml"
+    machine.write_text("procs: 64\n")
+    args = [str(machine) if a == "MACHINE" else a for a in args]
+    code, err = run(["simulate", str(workloads["rigid"]), "--policy", "easy", *args,
+                     "--out", str(tmp_path / "o.swf")])
+    assert code == 2 and len(err.strip().splitlines()) == 1 and fragment in err, err
+
+
+def test_a_machine_file_with_bad_yaml_names_its_line(tmp_path: Path,
+                                                     workloads: dict[str, Path]) -> None:
+    machine = tmp_path / "m.yaml"
+    machine.write_text("procs: 64\npartitions: [32, 32\n")
+    code, err = run(["simulate", str(workloads["rigid"]), "--policy", "easy", "--machine",
+                     str(machine), "--out", str(tmp_path / "o.swf")])
+    assert code == 2 and f"{machine}:3:" in err, err

@@ -5,6 +5,7 @@
 # The group only matters on a cluster (profiles/slurm bundles group jobs); a local
 # run ignores it.
 
+_rule_name = _rule_seeds = _rule_batches = None  # a config without generated workloads
 for _rule_name, (_rule_seeds, _rule_batches) in batch_rules().items():
 
     rule:

@@ -41,8 +41,8 @@ from schedsim.experiments.spec import (
     TargetSpec,
     TraceSpec,
     fmt_value,
-    parse_machine,
 )
+from schedsim.machine import parse_machine
 
 if TYPE_CHECKING:
     import pandas as pd
