@@ -3,8 +3,6 @@ meets its needs, and refuses one that does not with one line and exit code 2."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 from pathlib import Path
 
 import pytest
@@ -22,6 +20,8 @@ from schedsim.policies.registry import (
     all_policies,
 )
 from schedsim.workloads.swf import read_swf
+
+from helpers import cli_run as run
 
 POLICIES = all_policies()
 JOBS = 40
@@ -41,12 +41,6 @@ WORKLOADS = {
                                          "--param", "pr=0.2"], ".cwf"),
 }
 
-
-def run(argv: list[str]) -> tuple[int, str]:
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        code = main(argv)
-    return code, err.getvalue()
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
@@ -30,15 +29,11 @@ from schedsim.workloads.batsim import (
 )
 from schedsim.workloads.swf import read_swf
 
+from helpers import cli_run as run
+
 matplotlib.use("Agg")
 DATA = Path(__file__).parent / "data"
 
-
-def run(argv: list[str]) -> tuple[int, str]:
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        code = main(argv)
-    return code, err.getvalue()
 
 
 # ----------------------------------------------------------------------------- workloads

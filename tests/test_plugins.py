@@ -3,8 +3,6 @@ config's plugins list, with its code hashed; and the errors a bad plugin gets.""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import shutil
 import subprocess
@@ -22,16 +20,12 @@ from schedsim.experiments.plan import build_plan
 from schedsim.policies import plugins
 from schedsim.workloads.swf import read_swf
 
+from helpers import cli_run as run
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "my_policy"
 REFERENCE = f"{EXAMPLE / 'my_policy.py'}:ShortestJobFirst"
 
-
-def run(argv: list[str]) -> tuple[int, str]:
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        code = main(argv)
-    return code, err.getvalue()
 
 
 @pytest.fixture(scope="module")
