@@ -223,3 +223,18 @@ def test_a_machine_file_with_bad_yaml_names_its_line(tmp_path: Path,
     code, err = run(["simulate", str(workloads["rigid"]), "--policy", "easy", "--machine",
                      str(machine), "--out", str(tmp_path / "o.swf")])
     assert code == 2 and f"{machine}:3:" in err, err
+
+
+def test_a_pipeline_point_refuses_a_workload_its_policy_does_not_take(
+        workloads: dict[str, Path]) -> None:
+    """The runner checks each seed's workload against the policy's needs, as the
+    command line does (the plan checks the machine before any workload exists)."""
+    from schedsim.errors import InputError
+    from schedsim.experiments.run import run_point
+    from schedsim.experiments.spec import MachineSpec, PointSpec
+
+    spec = PointSpec(family="toy", target="TOY-X", policy="HRFFcfs", point="p", variant="v",
+                     variant_column="workload", labels={}, machine=MachineSpec(64),
+                     model="lublin99", seeds=(1,), workloads={"1": str(workloads["rigid"])})
+    with pytest.raises(InputError, match="policy HRFFcfs needs moldable jobs"):
+        run_point(spec)
