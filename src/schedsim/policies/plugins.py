@@ -32,7 +32,7 @@ import importlib.util
 import re
 import sys
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
@@ -217,7 +217,3 @@ def plugin_file(module: str) -> Path | None:
         origin = getattr(found, "__file__", None)
     return Path(origin) if origin and origin.endswith(".py") else None
 
-
-def references(plugins: Mapping[str, str], policy: str) -> list[str]:
-    """The references a process must load to run ``policy`` (empty for ours)."""
-    return [plugins[policy]] if policy in plugins else []
