@@ -317,6 +317,7 @@ def versus_best_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
         forest(ax, list(labels), {spec.show(policy): relative(table, labels)},
                f"{spec.show(policy)}: % difference from each target's best paper policy")
         ax.axvline(0, color="grey", linewidth=0.8)
+        ax.set_xscale("symlog", linthresh=10)
         level = float(table["level"].iloc[0])
         fig.suptitle(f"{spec.target}: paired over each target's replications "
                      f"({100 * level:g}% intervals; left of 0 is lower)", fontsize=9)
