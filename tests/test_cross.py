@@ -98,6 +98,11 @@ def test_the_figures_draw(tmp_path: Path) -> None:
                       tmp_path / f"{name}.png", tmp_path / f"{name}.pdf")
         assert (tmp_path / f"{name}.png").stat().st_size > 1000
     assert set(table["log"]) == {"KTH-SP2 at load 0.9"}
+    best = cross.versus_best(derived("versus-best", ["CROSS-A"], {"policy": "fcfs"}), tables)
+    assert best.iloc[0]["best_paper_policy"] == "easy"  # the lowest AWT but fcfs's
+    target_figure(best, TargetSpec(**{**spec.__dict__, "figure": FigureSpec("versus-best")}),
+                  tmp_path / "best.png", tmp_path / "best.pdf")
+    assert (tmp_path / "best.png").stat().st_size > 1000
 
 
 def test_the_summary_page_leads_with_the_cross_paper_figure(tmp_path: Path) -> None:
