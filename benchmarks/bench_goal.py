@@ -37,8 +37,8 @@ def hpc2n_path() -> Path | None:
 
 def run(jobs: list, engine: str, node_limit: int) -> tuple[float, int, int, int]:
     machine = Machine(128, partitions=(64, 64))
-    policy = make_policy("goal-oriented", {"node_limit": node_limit, "compiled": engine == "compiled"},
-                         machine)
+    policy = make_policy("goal-oriented",
+                         {"node_limit": node_limit, "compiled": engine == "compiled"}, machine)
     began = time.perf_counter()
     simulate(jobs, machine, policy)
     return time.perf_counter() - began, policy.searches, policy.nodes, policy.stopped

@@ -17,7 +17,7 @@ from schedsim.cli import main
 from schedsim.errors import InputError
 from schedsim.experiments import provenance
 from schedsim.experiments.plan import build_plan
-from schedsim.policies import plugins
+from schedsim.policies import plugins, registry
 from schedsim.workloads.swf import read_swf
 
 from helpers import cli_run as run
@@ -124,7 +124,7 @@ def test_a_bad_plugin_is_one_line_exit_2(tmp_path: Path, workload: Path, source:
 
 def test_a_missing_plugin_file_is_named() -> None:
     with pytest.raises(InputError, match=r"no such file .*nowhere\.py"):
-        plugins.load_reference("nowhere.py:Policy")
+        registry.load_reference("nowhere.py:Policy")
 
 
 # ----------------------------------------------------------------------------- pipeline

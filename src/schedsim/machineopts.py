@@ -2,7 +2,7 @@
 
 ``--machine FILE`` is a YAML mapping with the keys of a config's ``machine:`` section
 (``procs``, ``unit``, ``partitions``, ``speeds``, ``load``) and is checked by the same
-function (:func:`schedsim.machine.parse_machine`), so it fails with the same
+function (:func:`schedsim.machinespec.parse_machine`), so it fails with the same
 messages. The short options cover the common cases:
 
 * ``--procs N`` (default: the workload file's ``MaxProcs``), ``--unit U``;
@@ -24,7 +24,8 @@ from typing import Any
 
 from schedsim.errors import InputError
 from schedsim.jobs import Job
-from schedsim.machine import Machine, MachineSpec, parse_machine
+from schedsim.machine import Machine
+from schedsim.machinespec import MachineSpec, parse_machine
 from schedsim.params import split_assignments
 
 SHORT_OPTIONS = ("procs", "unit", "partitions", "speeds", "load", "load_param")

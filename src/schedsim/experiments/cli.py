@@ -205,7 +205,7 @@ def cmd_run_point(args: argparse.Namespace) -> int:
     from schedsim.experiments.provenance import provenance
     from schedsim.experiments.reuse import rows_from_equivalent
     from schedsim.experiments.run import run_point, write_rows_parquet
-    from schedsim.policies.plugins import load_reference
+    from schedsim.policies.registry import load_reference
 
     for reference in args.plugin:
         load_reference(reference)

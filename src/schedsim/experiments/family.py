@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from schedsim.experiments.spec import MachineSpec
-from schedsim.machine import parse_machine
+from schedsim.machinespec import parse_machine
 
 PACKAGE = "schedsim.experiments.families"
 # Summary metrics of one run, under the names used in run files and tables

@@ -42,7 +42,7 @@ from schedsim.experiments.spec import (
     TraceSpec,
     fmt_value,
 )
-from schedsim.machine import parse_machine
+from schedsim.machinespec import parse_machine
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -129,7 +129,7 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
     """
     plan = Plan()
     root = Path(base) if base is not None else Path.cwd()
-    from schedsim.policies.plugins import load_plugins
+    from schedsim.policies.registry import load_plugins
 
     plan.plugins = load_plugins(config.get("plugins") or (), root)
     for name in enabled_families(config):

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from schedsim.machine import LoadModelSpec as LoadModelSpec
-from schedsim.machine import MachineSpec
+from schedsim.machinespec import LoadModelSpec as LoadModelSpec
+from schedsim.machinespec import MachineSpec
 
 RESULTS = "results"
 
@@ -45,7 +45,7 @@ def fmt_value(value: Any) -> str:
 
 # ----------------------------------------------------------------------------- machine
 # The machine description (MachineSpec, LoadModelSpec, parse_machine) is the simulator's
-# (schedsim.machine); the specs name it here too.
+# (schedsim.machinespec); the specs name it here too.
 
 
 # ----------------------------------------------------------------------------- points

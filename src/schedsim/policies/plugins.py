@@ -1,4 +1,7 @@
-"""Policies from outside the package: installed entry points and classes named by file.
+"""Finding policies outside the package: installed entry points and classes named by file.
+
+This module finds the objects; the registry checks and registers them
+(:func:`schedsim.policies.registry.register_found`), so the two never import each other.
 
 A policy of one's own is a class (or any factory) behind the engine's ``Policy``
 protocol (``submit``, ``finish``, ``change``, ``schedule``), built as
@@ -18,34 +21,42 @@ It is found in one of three ways:
   (``sjf-easy = "my_policy:ShortestJobFirst"``), by its name;
 * a reference ``path/to/file.py:ClassName`` (a file, loaded once per process) or
   ``package.module:ClassName`` (an importable module), wherever a policy name is taken;
-* a config's ``plugins:`` list of such references (:func:`load_plugins`).
+* a config's ``plugins:`` list of such references
+  (:func:`schedsim.policies.registry.load_plugins`).
 
-Every error (a missing file or class, an import that fails, a settings class that is
-not a frozen dataclass, a name already taken) is one InputError naming the reference.
+Every error (a missing file or class, an import that fails, and in the registry a
+settings class that is not a frozen dataclass or a name already taken) is one InputError
+naming the reference.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import importlib.util
 import re
 import sys
 import traceback
 from collections.abc import Iterable
-from importlib.metadata import EntryPoint, entry_points
+from dataclasses import dataclass
+from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from schedsim.errors import InputError
-from schedsim.policies import registry
 
 GROUP = "schedsim.policies"
-FAMILY = "plugin"
-NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_+-]*$")  # what run-file paths and rules accept
-PROTOCOL = ("submit", "finish", "change", "schedule")
 MODULE_PREFIX = "schedsim_plugin_"
+
+
+@dataclass(frozen=True)
+class Found:
+    """A policy found outside the package: the object, the name it goes by when it names
+    none itself, and where it came from (for messages)."""
+
+    factory: Any
+    default_name: str
+    source: str
 
 
 def is_reference(name: str) -> bool:
@@ -53,9 +64,9 @@ def is_reference(name: str) -> bool:
     return ":" in name
 
 
-def load_reference(reference: str, base: str | Path | None = None) -> registry.PolicyEntry:
-    """The policy of ``file.py:ClassName`` (a path relative to ``base``, default the
-    current directory) or ``package.module:ClassName``, registered under its name."""
+def find_reference(reference: str, base: str | Path | None = None) -> Found:
+    """The object of ``file.py:ClassName`` (a path relative to ``base``, default the
+    current directory) or ``package.module:ClassName``."""
     where, _, attribute = reference.rpartition(":")
     if not where or not attribute:
         raise InputError(f"policy {reference!r}: name a class as path/to/file.py:ClassName "
@@ -68,93 +79,39 @@ def load_reference(reference: str, base: str | Path | None = None) -> registry.P
                          if isinstance(v, type) and v.__module__ == module.__name__)
         raise InputError(f"policy {reference!r}: {where} defines no {attribute}; its classes: "
                          f"{', '.join(classes) or '(none)'}")
-    return register_class(found, attribute, reference)
+    return Found(found, attribute, reference)
 
 
-def load_entry_point(name: str) -> registry.PolicyEntry | None:
-    """The policy of the ``schedsim.policies`` entry point ``name``, or None."""
+def find_entry_points(name: str | None = None) -> list[Found]:
+    """The objects of the ``schedsim.policies`` entry points (only ``name``'s if given);
+    an entry point's name must be the class's own ``name`` when it has one."""
+    out = []
     for point in entry_points(group=GROUP):
-        if point.name == name:
-            return _from_entry_point(point)
-    return None
-
-
-def load_entry_points() -> None:
-    """Register the policy of every ``schedsim.policies`` entry point."""
-    for point in entry_points(group=GROUP):
-        _from_entry_point(point)
-
-
-def load_plugins(references: Iterable[str], base: str | Path | None = None
-                 ) -> dict[str, str]:
-    """Register a config's ``plugins:``: policy name -> its reference, file paths made
-    absolute (a simulation job runs in another directory)."""
-    out: dict[str, str] = {}
-    for reference in references:
-        where, _, attribute = str(reference).rpartition(":")
-        if where.endswith(".py"):
-            where = str(_resolve(where, base))
-        resolved = f"{where}:{attribute}"
-        entry = load_reference(resolved)
-        out[entry.name] = resolved
+        if name is not None and point.name != name:
+            continue
+        source = f"entry point {point.name} = {point.value}"
+        try:
+            found = point.load()
+        except Exception as err:  # the plugin's own code: report it in one line
+            raise InputError(f"policy {source}: cannot load it: {_one_line(err, None)}") \
+                from None
+        own = getattr(found, "name", None)
+        if own is not None and own != point.name:
+            raise InputError(f"policy {source}: the class calls itself {own!r}; name the "
+                             "entry point the same")
+        out.append(Found(found, point.name, source))
     return out
 
 
-def register_class(found: Any, default_name: str, source: str) -> registry.PolicyEntry:
-    """The entry of a plugin class: the one its module registered, else one built from
-    its attributes (module docstring), checked and registered."""
-    for entry in registry.registered().values():
-        if entry.factory is found:
-            return entry
-    name = getattr(found, "name", None) or default_name
-    if not isinstance(name, str) or not NAME.match(name):
-        raise InputError(f"policy {source}: name {name!r} must start with a letter and hold "
-                         "only letters, digits and _ + -")
-    missing = [m for m in PROTOCOL if not callable(getattr(found, m, None))]
-    if not callable(found) or missing:
-        raise InputError(f"policy {source}: {getattr(found, '__name__', found)!r} is not a "
-                         f"policy class: it lacks {', '.join(missing) or 'a constructor'} "
-                         "(schedsim.engine.Policy: submit, finish, change, schedule)")
-    settings = getattr(found, "settings_class", registry.NoSettings)
-    _check_settings(settings, source)
-    doc = (getattr(found, "__doc__", None) or "").strip().splitlines()
-    description = getattr(found, "description", None) or (doc[0] if doc else name)
-    owner = f"policy {source}"
-    entry = registry.PolicyEntry(
-        name, FAMILY, str(description), found, settings,
-        needs=registry.check_features(getattr(found, "needs", registry.DEFAULT_NEEDS[0]),
-                                      owner),
-        takes=registry.check_features(getattr(found, "takes", registry.DEFAULT_NEEDS[1]),
-                                      owner),
-        source=source)
-    registry.load_builtin()  # a plugin never shadows a policy of the package
-    registry.add_policy(entry)
-    return entry
-
-
-def _check_settings(settings: Any, source: str) -> None:
-    params = getattr(settings, "__dataclass_params__", None)
-    if not isinstance(settings, type) or params is None or not params.frozen:
-        raise InputError(f"policy {source}: settings_class {settings!r} must be a frozen "
-                         "dataclass (@dataclass(frozen=True)) whose fields use setting()")
-    bare = [f.name for f in dataclasses.fields(settings)
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
-    if bare:
-        raise InputError(f"policy {source}: settings field {bare[0]!r} has no default; "
-                         "declare it with setting(default, help)")
-
-
-def _from_entry_point(point: EntryPoint) -> registry.PolicyEntry:
-    source = f"entry point {point.name} = {point.value}"
-    try:
-        found = point.load()
-    except Exception as err:  # the plugin's own code: report it in one line
-        raise InputError(f"policy {source}: cannot load it: {_one_line(err, None)}") from None
-    own = getattr(found, "name", None)
-    if own is not None and own != point.name:
-        raise InputError(f"policy {source}: the class calls itself {own!r}; name the entry "
-                         "point the same")
-    return register_class(found, point.name, source)
+def absolute(references: Iterable[str], base: str | Path | None = None) -> list[str]:
+    """A config's ``plugins:`` with file paths made absolute (relative to ``base``): a
+    simulation job runs in another directory."""
+    out = []
+    for reference in references:
+        where, _, attribute = str(reference).rpartition(":")
+        out.append(f"{_resolve(where, base)}:{attribute}" if where.endswith(".py")
+                   else str(reference))
+    return out
 
 
 def _resolve(where: str, base: str | Path | None) -> Path:

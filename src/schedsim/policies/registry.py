@@ -17,9 +17,11 @@ entry-point group ``schedsim.policies`` or named as ``path/to/file.py:ClassName`
 from __future__ import annotations
 
 import importlib
+import re
 import typing
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
+from pathlib import Path
 from typing import Any, TypeVar
 
 from schedsim.engine import Policy
@@ -293,9 +295,10 @@ def load_builtin() -> None:
 def all_policies() -> dict[str, PolicyEntry]:
     """Every policy: the package's, then those of the ``schedsim.policies`` entry points."""
     load_builtin()
-    from schedsim.policies.plugins import load_entry_points
+    from schedsim.policies.plugins import find_entry_points
 
-    load_entry_points()
+    for found in find_entry_points():
+        register_found(found)
     return dict(sorted(_POLICIES.items(), key=lambda kv: (kv[1].family, kv[0])))
 
 
@@ -306,16 +309,15 @@ def get_policy(name: str) -> PolicyEntry:
     from schedsim.policies import plugins
 
     if plugins.is_reference(name):
-        return plugins.load_reference(name)
+        return load_reference(name)
     for module in POLICY_MODULES:
         if name in _POLICIES:
             return _POLICIES[name]
         importlib.import_module(module)
     if name in _POLICIES:
         return _POLICIES[name]
-    found = plugins.load_entry_point(name)
-    if found is not None:
-        return found
+    for found in plugins.find_entry_points(name):
+        return register_found(found)
     policies = all_policies()
     raise InputError(f"unknown policy {name!r}; known policies: {', '.join(policies)} (or "
                      f"name a class in a file: path/to/file.py:ClassName)")
@@ -324,3 +326,72 @@ def get_policy(name: str) -> PolicyEntry:
 def make_policy(name: str, params: Mapping[str, Any], machine: Machine) -> Policy:
     """Build policy ``name`` with ``params`` (checked) for ``machine``."""
     return get_policy(name).make(params, machine)
+
+
+# ----------------------------------------------------------------------------- plug-ins
+
+PLUGIN_FAMILY = "plugin"
+PLUGIN_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_+-]*$")  # what run-file paths and rules accept
+PROTOCOL = ("submit", "finish", "change", "schedule")
+
+
+def load_reference(reference: str, base: str | Path | None = None) -> PolicyEntry:
+    """The policy of ``path/to/file.py:ClassName`` (relative to ``base``, default the
+    current directory) or ``package.module:ClassName``, checked and registered."""
+    from schedsim.policies.plugins import find_reference
+
+    return register_found(find_reference(reference, base))
+
+
+def load_plugins(references: Iterable[str], base: str | Path | None = None) -> dict[str, str]:
+    """Register a config's ``plugins:``: policy name -> its reference, file paths made
+    absolute (a simulation job runs in another directory)."""
+    from schedsim.policies.plugins import absolute
+
+    return {load_reference(reference).name: reference
+            for reference in absolute(references, base)}
+
+
+def register_found(found: Any) -> PolicyEntry:
+    """The entry of a policy found outside the package (``plugins.Found``): the one its
+    module registered, else one built from the class's attributes (``name``,
+    ``description``, ``settings_class``, ``needs``, ``takes``; docs/your-policy.md),
+    checked and registered. A plug-in never takes the name of a policy of the package."""
+    factory, source = found.factory, found.source
+    for entry in _POLICIES.values():
+        if entry.factory is factory:
+            return entry
+    name = getattr(factory, "name", None) or found.default_name
+    if not isinstance(name, str) or not PLUGIN_NAME.match(name):
+        raise InputError(f"policy {source}: name {name!r} must start with a letter and hold "
+                         "only letters, digits and _ + -")
+    missing = [m for m in PROTOCOL if not callable(getattr(factory, m, None))]
+    if not callable(factory) or missing:
+        raise InputError(f"policy {source}: {getattr(factory, '__name__', factory)!r} is not "
+                         f"a policy class: it lacks {', '.join(missing) or 'a constructor'} "
+                         "(schedsim.engine.Policy: submit, finish, change, schedule)")
+    settings = getattr(factory, "settings_class", NoSettings)
+    _check_settings(settings, source)
+    doc = (getattr(factory, "__doc__", None) or "").strip().splitlines()
+    owner = f"policy {source}"
+    entry = PolicyEntry(
+        name, PLUGIN_FAMILY, str(getattr(factory, "description", None) or
+                                 (doc[0] if doc else name)), factory, settings,
+        needs=check_features(getattr(factory, "needs", DEFAULT_NEEDS[0]), owner),
+        takes=check_features(getattr(factory, "takes", DEFAULT_NEEDS[1]), owner),
+        source=source)
+    load_builtin()
+    add_policy(entry)
+    return entry
+
+
+def _check_settings(settings: Any, source: str) -> None:
+    params = getattr(settings, "__dataclass_params__", None)
+    if not isinstance(settings, type) or params is None or not params.frozen:
+        raise InputError(f"policy {source}: settings_class {settings!r} must be a frozen "
+                         "dataclass (@dataclass(frozen=True)) whose fields use setting()")
+    bare = [f.name for f in fields(settings)
+            if f.default is MISSING and f.default_factory is MISSING]
+    if bare:
+        raise InputError(f"policy {source}: settings field {bare[0]!r} has no default; "
+                         "declare it with setting(default, help)")
