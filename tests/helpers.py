@@ -29,3 +29,16 @@ def run(policy: str, procs: int, specs: Sequence[tuple], **params: object) -> Sc
 
 def starts(policy: str, procs: int, specs: Sequence[tuple]) -> list[float]:
     return list(run(policy, procs, specs).start)
+
+
+def cli_run(argv: list[str]) -> tuple[int, str]:
+    """``schedsim`` in this process: its exit code and what it wrote to stderr."""
+    import contextlib
+    import io
+
+    from schedsim.cli import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(argv)
+    return code, err.getvalue()

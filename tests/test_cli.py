@@ -105,6 +105,9 @@ def test_policies_lists_the_backfilling_family(capsys: pytest.CaptureFixture[str
 
 
 MODELS = {"lublin99": [], "lublin-los": ["--param", "pd=0.2"], "cirne01": [], "hyperexp": []}
+# A policy whose needs each model's jobs meet (and the machine it needs).
+FITTING = {"lublin99": ["easy"], "lublin-los": ["EASY-D"], "cirne01": ["HRFBf"],
+           "hyperexp": ["IHAP", "--procs", "64", "--speeds", "32x1,32x2"]}
 
 
 @pytest.mark.parametrize("model", list(MODELS))
@@ -122,7 +125,8 @@ def test_generate_then_simulate_every_model(tmp_path: Path, model: str) -> None:
                  "--out", str(other)]) == 0
     assert other.read_bytes() != texts[0]
     schedule = tmp_path / "s.swf"
-    assert main(["simulate", str(tmp_path / f"a{suffix}"), "--policy", "easy",
+    policy, *machine = FITTING[model]
+    assert main(["simulate", str(tmp_path / f"a{suffix}"), "--policy", policy, *machine,
                  "--out", str(schedule)]) == 0
     assert len(read_swf(schedule).records) == 60
 

@@ -70,7 +70,7 @@ def config_with(family: str, **targets: Any) -> dict[str, Any]:
     ("seeds: {start: 4294967295, count: 2}\n",
      "seeds.count: the last seed, start + count - 1 = 4294967296, is above the largest "
      "seed 4294967295"),
-    ("seedz: {start: 1}\n", "unknown section 'seedz'; allowed: seeds, traces, goal, hrf"),
+    ("seedz: {start: 1}\n", "unknown section 'seedz'; allowed: seeds, traces, cross, goal, hrf"),
     ("hrf: {enabled: true, targets: {HRF-X: {kind: swep}}}\n",
      "hrf.targets.HRF-X.kind: 'swep' is not allowed; allowed: sweep, derived, example"),
 ])

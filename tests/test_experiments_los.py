@@ -150,8 +150,13 @@ def test_a_log_that_can_be_fetched_is_planned_with_the_fetch(
 
     monkeypatch.setattr(planner, "reachable", lambda url, timeout: None)
     plan = build_plan(offline(full_config, []))
+    # LOS-F1's log, GOAL's HPC2N, then the cross-paper targets' other logs
     assert list(plan.fetches) == ["resources/traces/SDSC-SP2-1998-4.2-cln.swf.gz",
-                                  "resources/traces/HPC2N-2002-2.1-cln.swf.gz"]
+                                  "resources/traces/HPC2N-2002-2.1-cln.swf.gz",
+                                  "resources/traces/KTH-SP2-1996-2.swf.gz",
+                                  "resources/traces/SDSC-BLUE-2000-4.2-cln.swf.gz",
+                                  "resources/traces/LLNL-Thunder-2007-1.1-cln.swf.gz",
+                                  "resources/traces/LLNL-Atlas-2006-2.1-cln.swf.gz"]
     point = plan.points["results/runs/LOS-F1/LOS/SDSC-SP2_load0.8.parquet"]
     assert point.machine == MachineSpec(128)
     assert point.inputs == ["resources/traces/SDSC-SP2-1998-4.2-cln.swf.gz"]

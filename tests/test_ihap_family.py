@@ -169,7 +169,7 @@ def test_plan_shares_the_common_point() -> None:
     from schedsim.experiments.plan import build_plan
 
     config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
-    for name in ("hrf", "los", "goal", "slack"):
+    for name in ("hrf", "los", "goal", "slack", "cross"):
         config[name] = {"enabled": False}
     config["ihap"]["sensitivity"] = {}
     plan = build_plan(config, ROOT)

@@ -1,4 +1,4 @@
-"""The ``schedsim`` command: generate, simulate, policies, models.
+"""The ``schedsim`` command: generate, simulate, convert, policies, models.
 
 Contract (docs/architecture.md): bad input ends with exit code 2 and one line naming
 the file, line and field or the parameter and its allowed values; never a
@@ -14,6 +14,7 @@ import math
 import os
 import sys
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 import numpy as np
@@ -26,16 +27,29 @@ from schedsim.atomic import (
     write_all_or_none,
     write_text_atomic,
 )
-from schedsim.engine import SimulationError, simulate
+from schedsim.engine import Schedule, SimulationError, simulate
 from schedsim.errors import InputError
+from schedsim.inputs import check_input
 from schedsim.jobs import Job
 from schedsim.machine import Machine
+from schedsim.machineopts import (
+    add_machine_options,
+    check_job_sizes,
+    machine_choice,
+)
 from schedsim.metrics import summarize, summarize_columns
 from schedsim.numbers import to_float, to_int
 from schedsim.params import split_assignments
-from schedsim.policies.registry import all_policies, make_policy
+from schedsim.policies.registry import (
+    RIGID,
+    all_policies,
+    get_policy,
+    machine_features,
+    run_features,
+)
 from schedsim.progress import Progress, compile_notice
 from schedsim.workloads.base import MAX_JOBS, SEED_RANGE, all_models, get_model
+from schedsim.workloads.batsim import convert_text, jobs_csv_text, schedule_runs
 from schedsim.workloads.columns import swf_lines
 from schedsim.workloads.load import Workload, load_workload
 
@@ -83,16 +97,21 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--policy", required=True, help="policy name (see `schedsim policies`)")
     sim.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                      help="policy parameter (repeatable)")
-    sim.add_argument("--procs", type=integer, default=None,
-                     help="machine size (default: the file's MaxProcs header; a file "
-                          "without one needs it)")
-    sim.add_argument("--unit", type=integer, default=1, help="allocation unit (default 1)")
     sim.add_argument("--estimates", choices=("requested", "exact"), default="requested",
                      help="scheduler's runtime estimates (default: requested)")
     sim.add_argument("--tau", type=number, default=10.0,
                      help="bounded-slowdown threshold in seconds (default 10)")
     sim.add_argument("--out", required=True, help="output schedule (SWF)")
     sim.add_argument("--metrics", default=None, help="write summary metrics as JSON")
+    sim.add_argument("--jobs-csv", default=None, metavar="FILE",
+                     help="also write the schedule as Batsim's jobs.csv (evalys reads it)")
+    add_machine_options(sim)
+
+    conv = sub.add_parser("convert", help="convert a workload between SWF and Batsim JSON")
+    conv.add_argument("source", help="SWF (.swf, .swf.gz) or Batsim workload (.json)")
+    conv.add_argument("out", help="output: .json for an SWF source, .swf for a Batsim one")
+    conv.add_argument("--procs", type=int, default=None,
+                      help="nb_res of the Batsim workload (default: the SWF's MaxProcs)")
 
     sub.add_parser("policies", help="list policies and their parameters")
     sub.add_parser("models", help="list workload models and their parameters")
@@ -137,25 +156,37 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    if args.procs is not None and args.procs <= 0:
-        raise InputError(f"--procs={args.procs} must be a positive integer")
     if not (math.isfinite(args.tau) and args.tau > 0):
         raise InputError(f"--tau={args.tau} must be a positive number of seconds")
-    outputs = [args.out, *([args.metrics] if args.metrics else [])]
+    outputs = [args.out, *(path for path in (args.metrics, args.jobs_csv) if path)]
     check_outputs(outputs, args.workload)
-    workload = load_workload(args.workload, procs=args.procs, estimates=args.estimates)
-    base = workload.machine
-    machine = base if args.unit == 1 else Machine(base.procs, args.unit, base.partitions,
-                                                  base.speeds)
+    choice = machine_choice(args)
+    entry = get_policy(args.policy)
     params = split_assignments(args.param, f"policy {args.policy}")
-    policy = make_policy(args.policy, params, machine)
-    start, end, procs, summary, jobs = _run(args, workload, machine, policy)
-    rows = workload.rows if workload.rows is not None else job_rows(jobs)
+    workload = load_workload(args.workload, procs=choice.procs, estimates=args.estimates)
+    spec, machine = choice.resolve(workload.machine, args.workload)
+    load = choice.load_model(spec, machine)
+    in_columns = choice.plain and not args.jobs_csv and workload.columns is not None \
+        and not workload.changes
+    if in_columns:
+        entry.check_run(frozenset({RIGID}) | machine_features(machine.partitions,
+                                                              machine.speeds, False))
+    else:
+        entry.check_run(run_features(workload.jobs, machine, workload.changes,
+                                     load is not None))
+        check_job_sizes(workload.jobs, machine, args.workload)
+    policy = entry.make(params, machine)
+    start, end, procs, summary, schedule = _run(args, workload, machine, policy, load,
+                                                in_columns)
+    rows = workload.rows if workload.rows is not None else job_rows(schedule.jobs)
     header = "".join(f";{h}\n" for h in _schedule_header(args.policy, workload.path, machine))
     texts: dict[str, str | Iterable[str]] = {
         args.out: itertools.chain([header], swf_lines(rows, start, end, procs))}
     if args.metrics:
         texts[args.metrics] = _metrics_text(summary, args, machine, workload.report)
+    if args.jobs_csv:
+        texts[args.jobs_csv] = jobs_csv_text(schedule_runs(schedule), machine.partitions,
+                                             Path(args.workload).name)
     write_all_or_none(texts)
     if workload.report is not None and workload.report.dropped:
         print(f"schedsim simulate: note: {args.workload}: {workload.report.summary()}",
@@ -163,38 +194,40 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run(args: argparse.Namespace, workload: Workload, machine: Machine, policy: Any
-         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any], Sequence[Job]]:
-    """Start, end and processors of every job, the summary metrics and the jobs as the
-    run left them (elastic commands change run times and estimates): a compiled run on
-    the columns of a plain SWF file where the policy has one, else the engine."""
-    compiled = _columns_run(workload, machine, policy, args.tau)
+def _run(args: argparse.Namespace, workload: Workload, machine: Machine, policy: Any,
+         load: Any, in_columns: bool
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any], Schedule | None]:
+    """Start, end and processors of every job, the summary metrics and the engine's
+    schedule (None after a compiled run of columns): a compiled run on the columns of a
+    plain SWF file where the policy has one, else the engine (elastic commands change run
+    times and estimates, so the jobs are the schedule's)."""
+    compiled = _columns_run(workload, machine, policy, args.tau) if in_columns else None
     if compiled is not None:
         return compiled
     jobs = workload.jobs
     with Progress(len(jobs), "schedsim simulate") as tick:
         if getattr(policy, "simulate_compiled", None) is None:
             policy = _ProgressPolicy(policy, tick)
-        schedule = simulate(jobs, machine, policy, workload.changes)
+        schedule = simulate(jobs, machine, policy, workload.changes, load_model=load)
     return (np.array(schedule.start), np.array(schedule.end),
             np.array(schedule.procs, dtype=np.int64), summarize(schedule, tau=args.tau).as_dict(),
-            schedule.jobs)
+            schedule)
 
 
 def _columns_run(workload: Workload, machine: Machine, policy: Any, tau: float
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any], list[Job]] | None:
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any], None] | None:
     """:func:`_run` through the policy's compiled run of columns, or None where it has
     none (or declines the run)."""
     compiled = getattr(policy, "simulate_columns", None)
     columns = workload.columns
-    if compiled is None or columns is None or workload.changes:
+    if compiled is None or columns is None:
         return None
     result = compiled(columns.submit, columns.runtime, columns.estimate, columns.procs)
     if result is None:
         return None
     start, end, procs = result
     summary = summarize_columns(columns.submit, start, end, procs, machine.procs, tau)
-    return start, end, procs, summary.as_dict(), []
+    return start, end, procs, summary.as_dict(), None
 
 
 def job_rows(jobs: Sequence[Job]) -> np.ndarray:
@@ -216,7 +249,7 @@ def check_outputs(outputs: Sequence[str], source: str | None) -> None:
     if source is not None and target(source) in written:
         raise InputError(f"output {source} is the input workload; choose another path")
     if len(set(written)) < len(written):
-        raise InputError(f"--out and --metrics are the same file ({outputs[0]})")
+        raise InputError(f"two outputs are the same file ({', '.join(outputs)})")
 
 
 def _schedule_header(policy: str, path: str, machine: Machine) -> list[str]:
@@ -235,6 +268,18 @@ def _metrics_text(summary: dict[str, Any], args: argparse.Namespace, machine: Ma
     return json.dumps(summary, indent=2, sort_keys=True, allow_nan=False) + "\n"
 
 
+def cmd_convert(args: argparse.Namespace) -> int:
+    if args.procs is not None and args.procs <= 0:
+        raise InputError(f"--procs={args.procs} must be a positive integer")
+    check_outputs([args.out], args.source)
+    check_input(args.source)
+    text, note = convert_text(args.source, args.out, args.procs)
+    write_text_atomic(args.out, text)
+    if note:
+        print(f"schedsim convert: note: {args.source}: {note}", file=sys.stderr)
+    return 0
+
+
 def cmd_policies(args: argparse.Namespace) -> int:
     """Policies by family; a policy with the same parameters as the one before it in its
     family says so instead of listing them again."""
@@ -246,6 +291,8 @@ def cmd_policies(args: argparse.Namespace) -> int:
         shown: dict[tuple[Any, ...], str] = {}
         for entry in entries:
             print(f"  {entry.name}: {entry.description}")
+            source = f"; from {entry.source}" if entry.source else ""
+            print(f"      ({entry.needs_text()}{source})")
             specs = entry.specs()
             if specs and specs in shown:
                 print(f"      parameters as {shown[specs]}")
@@ -269,7 +316,7 @@ def _print_params(specs: Sequence[Any]) -> None:
         print(f"      {spec.name} = {default}  ({spec.allowed()}): {spec.help}")
 
 
-_COMMANDS = {"generate": cmd_generate, "simulate": cmd_simulate,
+_COMMANDS = {"generate": cmd_generate, "simulate": cmd_simulate, "convert": cmd_convert,
              "policies": cmd_policies, "models": cmd_models}
 
 

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from schedsim.errors import InputError
 from schedsim.machine import Machine
+from schedsim.params import ParamSpec, parse_params
 
 
 class LoadModel(Protocol):
@@ -95,16 +97,35 @@ class UniformLoads:
 
 LoadFactory = Callable[[Mapping[str, Any], Machine, int], LoadModel]
 
-LOAD_MODELS: dict[str, LoadFactory] = {
-    "uniform": lambda params, machine, seed: UniformLoads(
-        machine.procs, seed, int(params.get("max_percent", 30)),
-        int(params.get("step_percent", 1))),
+
+@dataclass(frozen=True)
+class LoadModelEntry:
+    """A registered background-load model: its parameters and its factory, which
+    receives the checked parameters (defaults filled in), the machine and the run's seed."""
+
+    name: str
+    description: str
+    params: tuple[ParamSpec, ...]
+    factory: LoadFactory
+
+
+LOAD_MODELS: dict[str, LoadModelEntry] = {
+    "uniform": LoadModelEntry(
+        "uniform", "i.i.d. per-processor loads on {0, step, ..., max} percent, redrawn at "
+        "every arrival and departure (IHAP paper, sec. 4.3)",
+        (ParamSpec("max_percent", int, 30, "largest load in percent (the paper: 30)", 1, 99),
+         ParamSpec("step_percent", int, 1, "grid step in percent; divides max_percent", 1, 99)),
+        lambda params, machine, seed: UniformLoads(
+            machine.procs, seed, params["max_percent"], params["step_percent"])),
 }
 
 
 def make_load_model(name: str, params: Mapping[str, Any], machine: Machine,
                     seed: int) -> LoadModel:
-    """The registered load model ``name`` for one run (its draws seeded from ``seed``)."""
+    """The registered load model ``name`` for one run (its draws seeded from ``seed``);
+    unknown names, parameters and values are InputErrors naming them."""
     if name not in LOAD_MODELS:
         raise InputError(f"unknown load model {name!r}; known: {', '.join(sorted(LOAD_MODELS))}")
-    return LOAD_MODELS[name](params, machine, seed)
+    entry = LOAD_MODELS[name]
+    return entry.factory(parse_params(entry.params, params, f"load model {name}"), machine,
+                         seed)

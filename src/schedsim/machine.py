@@ -63,3 +63,4 @@ class Machine:
     def round_up(self, procs: int) -> int:
         """``procs`` rounded up to the allocation unit."""
         return -(-procs // self.unit) * self.unit
+

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import html
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +15,13 @@ VERDICT_COLORS = {"reproduced": "#d4edda", "contradicted": "#f8d7da",
 
 def summary_html(claims_table: Any, figures: dict[str, Path],
                  not_run: dict[str, str] | None = None,
-                 sensitivity: dict[str, Any] | None = None) -> str:
+                 sensitivity: dict[str, Any] | None = None,
+                 lead: Sequence[str] = ()) -> str:
     """One page: per target its figure and its claims (paper vs ours, verdict, rule).
 
-    Targets that were not run (``not_run``: target -> why) are listed first; the
-    sensitivity tables (name -> table) come last, one section per family.
+    The ``lead`` targets (every policy on the real logs, side by side) come first, as what
+    the tool shows; then the targets that were not run (``not_run``: target -> why);
+    the sensitivity tables (name -> table) come last, one section per family.
     """
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
              "<title>schedsim reproduction: claims</title><style>",
@@ -26,18 +29,27 @@ def summary_html(claims_table: Any, figures: dict[str, Path],
              "table{border-collapse:collapse}td,th{border:1px solid #999;padding:4px;"
              "vertical-align:top;font-size:13px}img{max-width:100%}</style></head><body>",
              "<h1>Claims: paper vs this reproduction</h1>",
-             _verdict_counts(claims_table), _not_run_html(not_run or {})]
-    targets = list(dict.fromkeys([*claims_table["target"], *figures]))
+             _verdict_counts(claims_table)]
+    shown = [target for target in lead if target in figures]
+    if shown:
+        parts.append("<h2>Every policy on the same real logs</h2>")
+        parts.extend(_figure_html(target, figures[target]) for target in shown)
+    parts.append(_not_run_html(not_run or {}))
+    targets = [t for t in dict.fromkeys([*claims_table["target"], *figures]) if t not in shown]
     for target in targets:
         parts.append(f"<h2>{html.escape(target)}</h2>")
         if target in figures:
-            data = base64.b64encode(figures[target].read_bytes()).decode("ascii")
-            parts.append(f"<img alt='{html.escape(target)}' src='data:image/png;base64,{data}'>")
+            parts.append(_figure_html(target, figures[target]))
         parts.append(_claims_html(claims_table[claims_table["target"] == target]))
     for name, table in (sensitivity or {}).items():
         parts.append(_sensitivity_html(name, table))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _figure_html(target: str, png: Path) -> str:
+    data = base64.b64encode(png.read_bytes()).decode("ascii")
+    return f"<img alt='{html.escape(target)}' src='data:image/png;base64,{data}'>"
 
 
 def _not_run_html(not_run: dict[str, str]) -> str:

@@ -4,6 +4,7 @@
 import functools
 import os
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -185,6 +186,12 @@ def point_code(wildcards):
     return code_of(*roots)
 
 
+def point_plugins(wildcards):
+    """The policy of one's own a point runs (config `plugins:`), loaded by the job."""
+    plugin = PLAN.plugins.get(point_entry(wildcards).policy)
+    return f"--plugin {shlex.quote(plugin)}" if plugin else ""
+
+
 def point_spec(wildcards):
     return to_json(point_entry(wildcards))
 
@@ -215,6 +222,12 @@ def all_seed_tables():
 def figure_targets():
     """Targets drawn in the report: the default reading's (not the sensitivity runs)."""
     return [target for target, spec in PLAN.targets.items() if not spec.reading]
+
+
+def lead_targets():
+    """The summary page's first figures: the cross-paper tables (family `cross`)."""
+    return [target for target, spec in PLAN.targets.items()
+            if spec.family == "cross" and spec.kind == "derived" and not spec.reading]
 
 
 def all_figures(ext="png"):

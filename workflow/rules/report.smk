@@ -25,8 +25,9 @@ rule report:
         runtime=10,
     params:
         not_run=not_run(),
+        lead=lead_targets(),
         code=SUMMARY_CODE,
     shell:
         "python -m schedsim.experiments summary --claims {input.claims}"
         " --not-run {params.not_run:q} --sensitivity {input.sensitivity}"
-        " --out {output} {input.figures} > {log} 2>&1"
+        " --lead {params.lead} --out {output} {input.figures} > {log} 2>&1"

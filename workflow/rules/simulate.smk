@@ -24,6 +24,8 @@ rule simulate:
         spec=point_spec,
         code=point_code,
         same_as=point_same_as,
+        plugins=point_plugins,
     shell:
         "python -m schedsim.experiments run-point --spec {params.spec:q}"
-        " --code-version {params.code} {params.same_as} --out {output} > {log} 2>&1"
+        " --code-version {params.code} {params.same_as} {params.plugins} --out {output}"
+        " > {log} 2>&1"

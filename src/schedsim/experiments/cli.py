@@ -63,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     _spec_args(run, point=True)
     run.add_argument("--code-version", default="unknown", help="stored in the metadata")
     run.add_argument("--out", required=True, help="output parquet")
+    run.add_argument("--plugin", action="append", default=[], metavar="FILE.py:CLASS",
+                     help="a policy of one's own to load first (repeatable)")
     run.add_argument("--same-as", default="",
                      help="run file of a point that runs the same simulations: its rows are "
                           "relabelled instead of simulating again")
@@ -102,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     summ.add_argument("--not-run", default="{}", help="JSON: target -> why it was not run")
     summ.add_argument("--sensitivity", nargs="*", default=[],
                       help="sensitivity tables (<FAMILY>-sensitivity.csv)")
+    summ.add_argument("--lead", nargs="*", default=[],
+                      help="targets drawn first (every policy on the real logs)")
     summ.add_argument("figures", nargs="*", help="figure PNGs (<target>.png)")
     return parser
 
@@ -206,8 +210,11 @@ def cmd_run_point(args: argparse.Namespace) -> int:
     from schedsim.experiments.provenance import provenance
     from schedsim.experiments.reuse import rows_from_equivalent
     from schedsim.experiments.run import run_point, write_rows_parquet
+    from schedsim.policies.registry import load_reference
     from schedsim.progress import compile_notice
 
+    for reference in args.plugin:
+        load_reference(reference)
     spec = _point_spec(args)
     with compile_notice("schedsim experiments run-point"):
         rows = rows_from_equivalent(spec, args.same_as) if args.same_as else run_point(spec)
@@ -295,7 +302,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
     sensitivity = {Path(p).stem: pd.read_csv(p, keep_default_na=False)
                    for p in args.sensitivity}
     page = summary_html(claims_table, {Path(p).stem: Path(p) for p in args.figures},
-                        json.loads(args.not_run), sensitivity)
+                        json.loads(args.not_run), sensitivity, args.lead)
     write_text_atomic(args.out, page)
     return 0
 

@@ -85,10 +85,13 @@ def config_problem(config: Mapping[str, Any], schema: Mapping[str, Any]) -> Prob
 
 
 def known_families() -> list[str]:
-    """The families of the package (``schedsim.experiments.families.<name>``)."""
+    """The families of the package (``schedsim.experiments.families.<name>``; a module
+    ``<name>_measure`` there is what family ``<name>`` measures of a run, not a family)."""
     from schedsim.experiments import families
 
-    return sorted(m.name for m in pkgutil.iter_modules(families.__path__))
+    names = {m.name for m in pkgutil.iter_modules(families.__path__)}
+    return sorted(name for name in names
+                  if not (name.endswith("_measure") and name.removesuffix("_measure") in names))
 
 
 def unknown_section(config: Mapping[str, Any]) -> Problem | None:

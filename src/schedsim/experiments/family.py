@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from schedsim.experiments.spec import MachineSpec
+from schedsim.machinespec import parse_machine
 
 PACKAGE = "schedsim.experiments.families"
 # Summary metrics of one run, under the names used in run files and tables
@@ -59,7 +60,11 @@ class Family:
             checked).
         options: the JSON schema of the section's ``options`` (None: not checked).
         policy_families: the policy families (``schedsim policies``) whose policies run
-            on this family's workloads and machine (None: any policy).
+            on this family's workloads and machine (None: any policy; a plugin policy
+            runs wherever its needs are met).
+        generated_workloads: the section describes generated workloads and their
+            machine (``machine``, ``jobs`` and ``workload.model`` are required); False
+            for a family whose targets read real logs or other targets only.
     """
 
     name = ""
@@ -72,10 +77,11 @@ class Family:
     axes: Mapping[str, Mapping[str, Any]] | None = None
     options: Mapping[str, Any] | None = None
     policy_families: tuple[str, ...] | None = None
+    generated_workloads = True
 
     def machine(self, section: Mapping[str, Any]) -> MachineSpec:
-        """The machine description of the section (``machine:``)."""
-        return MachineSpec.of(section["machine"])
+        """The machine description of the section (``machine:``), checked."""
+        return parse_machine(section["machine"], f"{self.name}.machine")
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:

@@ -43,6 +43,7 @@ from schedsim.experiments.spec import (
     TraceSpec,
     fmt_value,
 )
+from schedsim.machinespec import parse_machine
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -209,6 +210,8 @@ class Sweep:
     @staticmethod
     def _check(target: str, raw: Mapping[str, Any], sweep: Mapping[str, Any],
                panels: Sequence[PanelSpec]) -> None:
+        if raw.get("machine"):
+            parse_machine(raw["machine"], f"{target}.machine")
         if not any(panel.policies for panel in panels):
             raise ValueError(f"target {target} is enabled but has no policies; set them or "
                              "set enabled: false")
@@ -477,12 +480,12 @@ KINDS: dict[str, Sweep | Derived | Example] = {k.name: k for k in (Sweep(), Deri
 def check_policies(ctx: Context, where: str, policies: Iterable[str]) -> None:
     """Every policy is registered, and of a policy family that runs on the family's
     workloads (``Family.policy_families``)."""
-    from schedsim.policies.registry import get_policy
+    from schedsim.policies.registry import PLUGIN_FAMILY, get_policy
 
     accepted = ctx.family.policy_families
     for name in policies:
         entry = get_policy(name)
-        if accepted is not None and entry.family not in accepted:
+        if accepted is not None and entry.family not in (*accepted, PLUGIN_FAMILY):
             raise InputError(f"{where}: policy {name} is a {entry.family} policy; the "
                              f"{ctx.family.name} family runs {' and '.join(accepted)} policies "
                              "(schedsim policies lists them)")

@@ -69,6 +69,7 @@ class Plan:
     readings: dict[str, dict[str, Reading]] = field(default_factory=dict)
     shared: dict[str, str] = field(default_factory=dict)  # point content -> its run file
     same_as: dict[str, str] = field(default_factory=dict)  # run file -> equivalent one's
+    plugins: dict[str, str] = field(default_factory=dict)  # policy of one's own -> reference
 
     @property
     def families(self) -> list[str]:
@@ -168,9 +169,12 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
     download directory are read from: the repository root in the workflow, the
     current directory by default.
     """
+    from schedsim.policies.registry import load_plugins
+
     plan = Plan(config=config)
     root = Path(base) if base is not None else Path.cwd()
     seeds_of(config, {})  # the global seeds, checked even when every family has its own
+    plan.plugins = load_plugins(config.get("plugins") or (), root)
     for name in enabled_families(config):
         section = config[name]
         family = get_family(name, section.get("module"))
@@ -205,9 +209,11 @@ def _check_section(ctx: Context) -> None:
     missing = [key for key in ("machine", "jobs", "workload") if key not in ctx.section]
     if "model" not in (ctx.section.get("workload") or {}):
         missing.append("workload.model")
-    if missing:
-        raise InputError(f"{name}: missing key {missing[0]} (an enabled family needs "
-                         "machine, jobs and workload.model)")
+    if ctx.family.generated_workloads:
+        if missing:
+            raise InputError(f"{name}: missing key {missing[0]} (an enabled family needs "
+                             "machine, jobs and workload.model)")
+        ctx.family.machine(ctx.section)  # its errors named at the section's key
     if ctx.family.options is not None:
         from schedsim.experiments.configcheck import value_problem
 
@@ -322,13 +328,15 @@ def _resolve(ctx: Context, target: str, raw: Mapping[str, Any],
     if raw.get("kind", SWEEP) != SWEEP:
         missing = [s for s in raw.get("sources") or () if s not in plan.targets]
         declared = ctx.section.get("targets") or {}
+        elsewhere = {t for name in enabled_families(plan.config)
+                     for t in plan.config[name].get("targets") or {}}
         for source in missing:
-            if source not in declared:
+            if source not in declared and source not in elsewhere:
                 raise InputError(f"{ctx.family.name}.targets.{target}: source {source!r} is "
-                                 f"not a target of the {ctx.family.name} family; its "
-                                 f"targets: {', '.join(declared)}")
-            if source in plan.not_run:
-                plan.not_run[target] = f"its source {source} was not run"
+                                 f"not a target of the {ctx.family.name} family (its "
+                                 f"targets: {', '.join(declared)}) nor of another enabled "
+                                 "family")
+            plan.not_run[target] = f"its source {source} was not run"
         return None if missing else raw
     trace = raw.get("trace")
     if not trace:
@@ -427,14 +435,22 @@ def check_workload(entry: Mapping[str, Any]) -> None:
 
 
 def check_point(point: PointSpec) -> None:
-    """Raise InputError for an unknown policy, parameter or out-of-range value.
+    """Raise InputError for an unknown policy, parameter or out-of-range value, or a
+    machine the policy does not take (the workload's jobs are judged when it runs).
 
     Every value of the inner parameters is checked; a chosen parameter is checked
     when the run reads its file.
     """
-    from schedsim.policies.registry import get_policy
+    from schedsim.errors import InputError
+    from schedsim.policies.registry import MACHINE_FEATURES, get_policy, machine_features
 
     entry = get_policy(point.policy)
+    machine = point.machine
+    try:
+        entry.check_run(machine_features(machine.partitions, machine.speeds,
+                                         machine.load is not None), scope=MACHINE_FEATURES)
+    except InputError as err:
+        raise InputError(f"{point.target}: {err}") from None
     base = {**point.fixed, **point.params}
     for combo in itertools.product(*point.inner.values()) if point.inner else [()]:
         entry.settings({**base, **dict(zip(point.inner, combo, strict=True))})

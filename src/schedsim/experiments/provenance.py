@@ -14,7 +14,7 @@ import ast
 import functools
 import hashlib
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from schedsim import __version__
@@ -48,10 +48,15 @@ def _meaning_cached(path: str, mtime_ns: int, size: int) -> str:
     return ast.dump(tree, include_attributes=False)
 
 
-def hash_modules(root: Path, files: Iterable[Path]) -> str:
+def hash_modules(root: Path, files: Iterable[Path],
+                 outside: Mapping[str, Path] | None = None) -> str:
+    """The meaning of package files (named by their path under ``root``) and of modules
+    outside the package (named by their module name)."""
     digest = hashlib.sha256()
-    for path in sorted(files):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+    named = [(path.relative_to(root).as_posix(), path) for path in sorted(files)]
+    named += sorted((f"<{module}>", path) for module, path in (outside or {}).items())
+    for name, path in named:
+        digest.update(name.encode() + b"\0")
         digest.update(meaning(path).encode() + b"\0")
     return digest.hexdigest()[:16]
 
@@ -96,8 +101,22 @@ def import_closure(root: Path, modules: Iterable[str]) -> list[Path]:
 
 
 def code_version(modules: Iterable[str], root: Path = PACKAGE_DIR) -> str:
-    """Hash of the meaning of ``modules`` and everything they import."""
-    return hash_modules(root, import_closure(root, modules))
+    """Hash of the meaning of ``modules`` and everything they import. A module outside
+    the package (a policy of one's own: a file, an installed plugin) counts with its
+    file and the package modules it imports."""
+    inside, outside = [], {}
+    for module in modules:
+        if module.split(".")[0] == root.name:
+            inside.append(module)
+            continue
+        from schedsim.policies.plugins import plugin_file
+
+        path = plugin_file(module)
+        if path is None:
+            raise ValueError(f"code version: no source file for module {module}")
+        outside[module] = path
+        inside.extend(imported_modules(path, root.name))
+    return hash_modules(root, import_closure(root, inside), outside)
 
 
 def policy_module(policy: str) -> str:

@@ -133,6 +133,15 @@ def simulate_batches(workload: SeedWorkload, machine: Machine, policy: str,
     return measure.batch_rows(schedule, workload, machine, batches)
 
 
+def check_fit(spec: PointSpec, workload: SeedWorkload, machine: Machine) -> None:
+    """Refuse a workload or machine the point's policy does not take (its registry
+    entry's needs), with the message the command line gives."""
+    from schedsim.policies.registry import get_policy, run_features
+
+    get_policy(spec.policy).check_run(run_features(workload.jobs, machine, workload.changes,
+                                                   spec.machine.load is not None))
+
+
 def run_point(spec: PointSpec) -> list[dict[str, Any]]:
     """All seeds (and inner parameter values) of one point: one row per simulation, or
     with ``spec.batches`` one row per kept batch (its number as the ``seed``)."""
@@ -145,6 +154,7 @@ def run_point(spec: PointSpec) -> list[dict[str, Any]]:
     measure = find_measure(spec.measure)
     rows = []
     for seed, workload in point_workloads(spec).items():
+        check_fit(spec, workload, machine)
         for combo in itertools.product(*spec.inner.values()):
             swept = {**spec.params, **chosen, **dict(zip(spec.inner, combo, strict=True))}
             metrics = simulate_once(workload, machine, spec.policy, {**spec.fixed, **swept},
@@ -162,6 +172,7 @@ def run_batched_point(spec: PointSpec) -> list[dict[str, Any]]:
     always = {name: math.nan for name in spec.columns}
     machine = build_machine(spec.machine)
     (seed, workload), = point_workloads(spec).items()
+    check_fit(spec, workload, machine)
     swept = {**spec.params, **chosen}
     rows = []
     for batch in simulate_batches(workload, machine, spec.policy, {**spec.fixed, **swept},

@@ -18,6 +18,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from schedsim.machinespec import LoadModelSpec as LoadModelSpec
+from schedsim.machinespec import MachineSpec
+
 RESULTS = "results"
 
 # The kinds of target (experiments.kinds): a sweep of simulations, a table derived
@@ -41,38 +44,8 @@ def fmt_value(value: Any) -> str:
 
 
 # ----------------------------------------------------------------------------- machine
-
-
-@dataclass(frozen=True)
-class LoadModelSpec:
-    """A background-load model of the machine: its registered name and parameters."""
-
-    name: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class MachineSpec:
-    """A family's machine description: size, allocation unit, partitions, speeds, load.
-
-    ``partitions`` and ``speeds`` empty mean one partition and speed 1 everywhere
-    (:class:`schedsim.machine.Machine`); ``load`` None means dedicated processors.
-    """
-
-    procs: int
-    unit: int = 1
-    partitions: tuple[int, ...] = ()
-    speeds: tuple[float, ...] = ()
-    load: LoadModelSpec | None = None
-
-    @classmethod
-    def of(cls, data: Mapping[str, Any]) -> MachineSpec:
-        load = data.get("load")
-        return cls(int(data["procs"]), int(data.get("unit", 1)),
-                   tuple(int(p) for p in data.get("partitions") or ()),
-                   tuple(float(s) for s in data.get("speeds") or ()),
-                   LoadModelSpec(str(load["name"]), dict(load.get("params", {})))
-                   if load else None)
+# The machine description (MachineSpec, LoadModelSpec, parse_machine) is the simulator's
+# (schedsim.machinespec); the specs name it here too.
 
 
 # ----------------------------------------------------------------------------- points

@@ -24,7 +24,14 @@ from schedsim.inputs import read_input
 from schedsim.jobs import Job, RuntimeChange
 from schedsim.machine import Machine
 from schedsim.workloads.columns import ESTIMATES, JobColumns, check_unique_ids, clean
-from schedsim.workloads.swf import CleaningReport, Header, SwfTable, read_swf_table
+from schedsim.workloads.swf import (
+    CleaningReport,
+    Header,
+    SwfLog,
+    SwfTable,
+    read_swf_table,
+    records_table,
+)
 
 CWF_NAMES = (".cwf", ".cwf.gz")
 
@@ -62,7 +69,7 @@ class Workload:
 
 def load_workload(path: str | Path, procs: int | None = None,
                   estimates: str = "requested") -> Workload:
-    """Read an SWF (rigid jobs, optionally gzipped) or CWF file.
+    """Read an SWF (rigid jobs, optionally gzipped), CWF or Batsim JSON (.json) file.
 
     The machine size is ``procs`` when given, else the file's ``MaxProcs`` (or
     ``MaxNodes``) header; a file with neither is an error (a machine as large as the
@@ -75,7 +82,10 @@ def load_workload(path: str | Path, procs: int | None = None,
     with gc_paused():
         if str(path).endswith(CWF_NAMES):
             return _load_cwf(raw, str(path), procs, estimates)
-        table = read_swf_table(raw, str(path))
+        if str(path).endswith(".json"):
+            table = records_table(_read_batsim(str(path), raw))
+        else:
+            table = read_swf_table(raw, str(path))
         del raw
         return _load_swf(table, procs, estimates)
 
@@ -95,6 +105,11 @@ def _load_swf(table: SwfTable, procs: int | None, estimates: str) -> Workload:
         raise InputError(f"{path}: no valid job left after cleaning ({report.summary()})")
     return Workload(path, machine, table.header, rows=columns.rows, report=report,
                     columns=columns)
+
+
+def _read_batsim(path: str, raw: bytes) -> SwfLog:
+    """A Batsim JSON workload as SWF records (``workloads.batsim``)."""
+    return importlib.import_module("schedsim.workloads.batsim").read_batsim(path, raw)
 
 
 def machine_size(header: Header, procs: int | None) -> int:

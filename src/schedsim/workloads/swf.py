@@ -246,9 +246,13 @@ def read_swf_table(raw: bytes, path: str, extra_fields: int = 0) -> SwfTable:
         if values.shape[1] > N_FIELDS:
             values = np.ascontiguousarray(values[:, :N_FIELDS])
         return SwfTable(Header(header, header_numbers, path), values, path, numbers)
-    log = read_swf_lines(raw, path, extra_fields)
+    return records_table(read_swf_lines(raw, path, extra_fields))
+
+
+def records_table(log: SwfLog) -> SwfTable:
+    """Records as a table (the inverse of :func:`table_records`)."""
     values = np.array(log.records, dtype=np.float64).reshape(len(log.records), N_FIELDS)
-    return SwfTable(log.head(), values, path, np.array(log.line_numbers, np.int64))
+    return SwfTable(log.head(), values, log.path, np.array(log.line_numbers, np.int64))
 
 
 def read_swf_lines(raw: bytes, path: str, extra_fields: int = 0) -> SwfLog:

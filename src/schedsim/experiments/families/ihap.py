@@ -76,7 +76,7 @@ class IhapFamily(Family):
     policy_families = ("ihap",)
 
     def machine(self, section: Mapping[str, Any]) -> MachineSpec:
-        given = MachineSpec.of(section["machine"])
+        given = super().machine(section)
         options = section.get("options") or {}
         fast = int(options.get("fast_procs", given.procs // 2))
         speed = float(options.get("fast_speed", 2.0))
