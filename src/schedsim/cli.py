@@ -1,4 +1,4 @@
-"""The ``schedsim`` command: generate, simulate, policies, models.
+"""The ``schedsim`` command: generate, simulate, plot, policies, models.
 
 Contract (docs/architecture.md): bad input ends with exit code 2 and one line naming
 the file, line and field or the parameter and its allowed values; never a
@@ -67,6 +67,16 @@ def build_parser() -> argparse.ArgumentParser:
                      help="bounded-slowdown threshold in seconds (default 10)")
     sim.add_argument("--out", required=True, help="output schedule (SWF)")
     sim.add_argument("--metrics", default=None, help="write summary metrics as JSON")
+
+    plot = sub.add_parser("plot", help="draw a schedule: Gantt chart, queue, utilization")
+    plot.add_argument("schedule", help="a schedule written by `schedsim simulate --out`")
+    plot.add_argument("--out", required=True, help="picture (.png, .pdf or .svg)")
+    plot.add_argument("--start", help="window start: seconds, or e.g. 36h, 10d (default: "
+                      "the first submission)")
+    plot.add_argument("--end", help="window end, as --start (default: the last end)")
+    plot.add_argument("--procs", type=int, default=None,
+                      help="machine size (default: the file's MaxProcs header)")
+    plot.add_argument("--title", default="", help="title (default: the file name)")
 
     sub.add_parser("policies", help="list policies and their parameters")
     sub.add_parser("models", help="list workload models and their parameters")
@@ -188,7 +198,11 @@ def _simulate_columns(args: argparse.Namespace, workload: ColumnWorkload) -> int
         start, end = np.array(schedule.start), np.array(schedule.end)
         procs = np.array(schedule.procs, dtype=np.int64)
         summary = summarize(schedule, tau=args.tau) if args.metrics else None
-    header = "".join(f";{h}\n" for h in _schedule_header(args.policy, workload.path, machine))
+    from schedsim.schedule_file import allocation_notes
+
+    notes = allocation_notes(schedule) if result is None else []
+    header = "".join(f";{h}\n" for h in (*_schedule_header(args.policy, workload.path, machine),
+                                          *notes))
     texts: dict[str, str | Iterable[str]] = {
         args.out: itertools.chain([header], swf_lines(workload.rows, start, end, procs))}
     if summary is not None:
@@ -218,7 +232,10 @@ def _metrics_text(summary: dict[str, Any], args: argparse.Namespace, machine: Ma
 
 def schedule_swf(schedule: Schedule, workload: Workload, policy: str) -> str:
     """The schedule as SWF: field 3 = wait, 4 = run time, 5 = processors allocated."""
-    lines = [f";{h}" for h in _schedule_header(policy, workload.path, schedule.machine)]
+    from schedsim.schedule_file import allocation_notes
+
+    lines = [f";{h}" for h in (*_schedule_header(policy, workload.path, schedule.machine),
+                               *allocation_notes(schedule))]
     for job, start, end, procs in zip(schedule.jobs, schedule.start, schedule.end,
                                       schedule.procs, strict=True):
         original = workload.records.get(job.id)
@@ -228,6 +245,18 @@ def schedule_swf(schedule: Schedule, workload: Workload, policy: str) -> str:
         record[2], record[3], record[4] = start - job.submit, end - start, procs
         lines.append(format_record(record))
     return "\n".join(lines) + "\n"
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    from schedsim.gantt import parse_time, plot_schedule
+
+    if args.procs is not None and args.procs <= 0:
+        raise InputError(f"--procs={args.procs} must be a positive integer")
+    check_outputs([args.out], args.schedule)
+    start = parse_time(args.start, "--start") if args.start is not None else None
+    end = parse_time(args.end, "--end") if args.end is not None else None
+    plot_schedule(args.schedule, args.out, start, end, args.procs, args.title)
+    return 0
 
 
 def cmd_policies(args: argparse.Namespace) -> int:
@@ -246,7 +275,7 @@ def cmd_models(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"generate": cmd_generate, "simulate": cmd_simulate,
+_COMMANDS = {"generate": cmd_generate, "simulate": cmd_simulate, "plot": cmd_plot,
              "policies": cmd_policies, "models": cmd_models}
 
 

@@ -24,7 +24,15 @@ from schedsim.claims import claim
 from schedsim.experiments.family import Family, Variant
 from schedsim.experiments.kinds import SEEDS_SUFFIX, example_function
 from schedsim.experiments.spec import TargetSpec
-from schedsim.plots import PANEL_LETTERS, STYLE, panels, register_figure
+from schedsim.plots import (
+    PANEL_LETTERS,
+    STYLE,
+    PaperValue,
+    panels,
+    register_figure,
+    register_labels,
+    register_paper_values,
+)
 from schedsim.stats import mean_ci
 from schedsim.tables import per_seed, select
 from schedsim.verdicts import (
@@ -536,7 +544,19 @@ def claim_f7_up_to(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, An
     return magnitude(PAPER_UP_TO, pd.concat(cuts, axis=1).max(axis=1).dropna())
 
 
-# ----------------------------------------------------------------------------- figure: HRF-T1
+# ----------------------------------------------------------------------------- figures
+
+register_labels(FAMILY_NAME, {"alpha": "$\\alpha$", "threshold": "threshold",
+                              "mean_interarrival": lambda v: f"mean inter-arrival {v:,.0f} s"})
+
+
+@register_paper_values(F7)
+def middle_load_values(spec: TargetSpec) -> list[PaperValue]:
+    """Fig. 7b's combined ATT at middle load, as sec. 6.3 prints them."""
+    return [PaperValue("ATT", value, policy, "middle", source="sec. 6.3, Fig. 7b")
+            for policy, value in PAPER_MIDDLE_ATT.items()]
+
+
 
 
 @register_figure("hrf-gantt")

@@ -23,7 +23,26 @@ from schedsim.claims import claim
 from schedsim.experiments.family import Family, Variant, axis_product
 from schedsim.experiments.kinds import SEEDS_SUFFIX
 from schedsim.experiments.spec import MachineSpec, TargetSpec, fmt_value
-from schedsim.plots import COLORS, LINESTYLES, MARKERS, STYLE, register_figure
+from schedsim.plots import (
+    COLORS,
+    LINESTYLES,
+    MARKERS,
+    STYLE,
+    difference_title,
+    draw_difference_curves,
+    grid_of,
+    letter,
+    metric_axis,
+    name_of,
+    outside_legend,
+    paired_differences,
+    register_figure,
+    register_labels,
+    significance_note,
+)
+from schedsim.plots import (
+    seeds_of as plots_seeds,
+)
 from schedsim.tables import per_seed, select
 from schedsim.verdicts import (
     CONTRADICTED,
@@ -316,20 +335,25 @@ for _target in (F1, F2, F3):
 # ----------------------------------------------------------------------------- figure
 
 
+register_labels(FAMILY_NAME, {**AXIS_NAMES, "MRT": "mean response time (s)",
+                              "power": "computing power per job (BPU)"})
+
+
 @register_figure("ihap-mrt")
 def mrt_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
     """MRT with its interval and the mean computing power per job, one line per policy,
-    against the target's axis; a point whose MRT misses the precision limit is ringed."""
+    against the target's axis (a point whose MRT misses the precision limit is ringed);
+    below, IHAP's paired differences to HAP and MAP over the batches (``figure.compare``)."""
     import matplotlib
-    from matplotlib.figure import Figure
 
     x = spec.x or "utilization"
     metrics = list(spec.figure.metrics) or ["MRT", "power"]
     limit = spec.precision.get("MRT")
+    seeds = plots_seeds(table, spec)
     with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(4.3 * len(metrics), 3.4), layout="constrained")
-        axes = list(fig.subplots(1, len(metrics), squeeze=False).flat)
-        for index, (ax, metric) in enumerate(zip(axes, metrics, strict=True)):
+        fig, grid = grid_of(2, len(metrics), width=4.4, height=3.2)
+        for index, metric in enumerate(metrics):
+            ax, diff_ax = grid[0][index], grid[1][index]
             for number, policy in enumerate(spec.policies):
                 rows = select(table, {"policy": policy}).sort_values(x)
                 if rows.empty:
@@ -348,14 +372,15 @@ def mrt_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
                                edgecolors="red", linewidths=1.2, zorder=5,
                                label=(f"relative error > {limit:.0%}" if limit else
                                       "imprecise"))
-            ax.set_xlabel(AXIS_NAMES.get(x, x))
-            ax.set_ylabel({"MRT": "mean response time (s)",
-                           "power": "computing power per job (BPU)"}.get(metric, metric))
-            ax.set_title(f"({chr(97 + index)}) {metric}", fontsize=9)
+            ax.set_title(f"{letter(index)} {name_of(spec, metric)}", fontsize=9)
+            metric_axis(ax, spec, metric)
             ax.grid(alpha=0.3)
-        handles, labels = axes[0].get_legend_handles_labels()
-        unique = dict(zip(labels, handles, strict=True))
-        fig.legend(unique.values(), unique.keys(), loc="outside lower center",
-                   ncols=len(unique), frameon=False)
-        fig.suptitle(f"{spec.target}: mean of {spec.seed_unit}, {spec.level:.0%} CI", fontsize=9)
+            draw_difference_curves(diff_ax, paired_differences(seeds, spec, metric), spec,
+                                   metric)
+            diff_ax.set_title(f"{letter(len(metrics) + index)} "
+                              f"{difference_title(spec, metric)}", fontsize=9)
+            diff_ax.set_xlabel(name_of(spec, x))
+        outside_legend(fig, [ax for row in grid for ax in row])
+        fig.suptitle(f"{spec.target}: mean of {spec.seed_unit}, {spec.level:.0%} CI; "
+                     f"{significance_note(spec)}", fontsize=9)
     return fig
