@@ -160,8 +160,10 @@ def test_explained_claims_follow_the_rule() -> None:
 
 
 def test_the_summary_leads_with_an_overview_and_links(tmp_path: Path) -> None:
+    from PIL import Image
+
     png = tmp_path / "HRF-F5.png"
-    png.write_bytes(b"\x89PNG fake")
+    Image.new("RGB", (40, 30), (200, 10, 10)).save(png)
     table = pd.DataFrame({"target": ["LOS-T2"], "month": ["2004-01"], "jobs": [3057.0]})
     pictures = Pictures({"HRF-F5": png}, {"LOS-T2": table}, {"HRF-F5": png},
                         {"HRF-F5": "HRFBf, seed 1"})
@@ -169,9 +171,7 @@ def test_the_summary_leads_with_an_overview_and_links(tmp_path: Path) -> None:
                         {"HRF-sensitivity": sensitivity()})
     overview = page[page.index("id='overview-table'"):page.index("</table>")]
     assert "<td>" in overview and "2 of 3 (67%)" in overview  # F5-a and explained F5-b
-    assert page.index("id='overview'") < page.index("id='contents'") < page.index("HRF-F5.png"
-                                                                                  ) \
-        if "HRF-F5.png" in page else True
+    assert page.index("id='overview'") < page.index("id='contents'") < page.index("<img")
     assert "href='#sens-hrf-F5-b'" in page and "id='sens-hrf-F5-b'" in page
     assert "href='#fig-HRF-F5'" in page and "id='fig-HRF-F5'" in page
     assert "id='claim-hrf-F5-b'" in page and "href='#claim-hrf-F5-b'" in page

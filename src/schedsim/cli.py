@@ -21,16 +21,16 @@ import numpy as np
 
 from schedsim import __version__
 from schedsim.atomic import stage_text, write_text_atomic
-from schedsim.engine import Schedule, SimulationError, simulate
+from schedsim.engine import SimulationError, simulate
 from schedsim.errors import InputError
 from schedsim.machine import Machine
 from schedsim.metrics import summarize, summarize_columns
 from schedsim.params import split_assignments
 from schedsim.policies.registry import all_policies, make_policy
+from schedsim.schedule_file import allocation_notes, schedule_header, schedule_swf
 from schedsim.workloads.base import all_models, get_model
 from schedsim.workloads.columns import ColumnWorkload, load_columns, swf_lines
-from schedsim.workloads.load import Workload, load_workload
-from schedsim.workloads.swf import format_record
+from schedsim.workloads.load import load_workload
 
 
 class _Parser(argparse.ArgumentParser):
@@ -198,10 +198,8 @@ def _simulate_columns(args: argparse.Namespace, workload: ColumnWorkload) -> int
         start, end = np.array(schedule.start), np.array(schedule.end)
         procs = np.array(schedule.procs, dtype=np.int64)
         summary = summarize(schedule, tau=args.tau) if args.metrics else None
-    from schedsim.schedule_file import allocation_notes
-
     notes = allocation_notes(schedule) if result is None else []
-    header = "".join(f";{h}\n" for h in (*_schedule_header(args.policy, workload.path, machine),
+    header = "".join(f";{h}\n" for h in (*schedule_header(args.policy, workload.path, machine),
                                           *notes))
     texts: dict[str, str | Iterable[str]] = {
         args.out: itertools.chain([header], swf_lines(workload.rows, start, end, procs))}
@@ -215,11 +213,6 @@ def _simulate_columns(args: argparse.Namespace, workload: ColumnWorkload) -> int
     return 0
 
 
-def _schedule_header(policy: str, path: str, machine: Machine) -> list[str]:
-    return [f" Schedule: policy {policy} by schedsim {__version__}", f" Workload: {path}",
-            f" MaxProcs: {machine.procs}"]
-
-
 def _metrics_text(summary: dict[str, Any], args: argparse.Namespace, machine: Machine,
                   report: Any) -> str:
     summary.update({"policy": args.policy, "workload": str(args.workload),
@@ -228,23 +221,6 @@ def _metrics_text(summary: dict[str, Any], args: argparse.Namespace, machine: Ma
     if report is not None:
         summary["cleaning"] = report.as_dict()
     return json.dumps(summary, indent=2, sort_keys=True, allow_nan=False) + "\n"
-
-
-def schedule_swf(schedule: Schedule, workload: Workload, policy: str) -> str:
-    """The schedule as SWF: field 3 = wait, 4 = run time, 5 = processors allocated."""
-    from schedsim.schedule_file import allocation_notes
-
-    lines = [f";{h}" for h in (*_schedule_header(policy, workload.path, schedule.machine),
-                               *allocation_notes(schedule))]
-    for job, start, end, procs in zip(schedule.jobs, schedule.start, schedule.end,
-                                      schedule.procs, strict=True):
-        original = workload.records.get(job.id)
-        record = list(original) if original is not None else [
-            job.id, job.submit, -1, -1, -1, -1, -1, job.procs, job.estimate, -1, 1,
-            job.user, job.group, job.app, job.queue, job.partition, -1, -1]
-        record[2], record[3], record[4] = start - job.submit, end - start, procs
-        lines.append(format_record(record))
-    return "\n".join(lines) + "\n"
 
 
 def cmd_plot(args: argparse.Namespace) -> int:

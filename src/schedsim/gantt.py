@@ -241,7 +241,7 @@ def schedule_figure(data: ScheduleData, window: tuple[float, float],
         _draw_jobs(gantt, data, placed, window, seconds)
         _draw_partitions(gantt, data, window, seconds)
         _draw_load(queue, busy, data, window, seconds)
-        busy.set_xlabel(f"time ({unit} from the start of the schedule's time axis)")
+        busy.set_xlabel(f"time ({unit} since the schedule's time 0)")
         gantt.set_xlim(window[0] / seconds, window[1] / seconds)
         jobs = len({p.job for p in placed})
         fig.suptitle(f"{title or data.path}: {jobs:,} jobs in [{_clock(window[0])}, "
@@ -316,7 +316,7 @@ def _legend_text(placed: Sequence[Placed], data: ScheduleData) -> str:
     suspended = len({p.job for p in placed if p.suspended})
     named = any(data.runs.get(p.job, [(0, 0, ())])[0][2] for p in placed)
     where = ("processors as the run named them" if named else
-             "processors assigned for the picture (lowest free first)")
+             "processors assigned for the picture (a free block first)")
     extra = f"; {suspended} suspended jobs hatched, dotted while suspended" if suspended else ""
     return f"jobs as rectangles over {where}{extra}"
 

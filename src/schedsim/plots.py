@@ -366,6 +366,9 @@ def draw_difference_forest(ax: Axes, diffs: Sequence[Difference], spec: TargetSp
     ax.set_yticks(range(len(diffs)), [d.label.replace(f" {MINUS} ", f"\n{MINUS} ")
                                       for d in diffs] if tick_labels else [""] * len(diffs))
     ax.set_ylim(len(diffs) - 0.5, -0.5)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
     _difference_axis(ax, spec, metric, axis="x")
 
 

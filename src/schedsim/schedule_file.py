@@ -13,7 +13,8 @@ header comment lines, so that the file stays a valid SWF file for every other re
   numbers from 0, as ranges (``0-31,64``), one list per segment, ``-`` where not named.
 
 :func:`allocation_notes` writes these lines, :func:`read_schedule` reads a schedule file
-back into columns (:class:`ScheduleData`) for drawing it (``schedsim.gantt``).
+back into columns (:class:`ScheduleData`) for drawing it (``schedsim.gantt``);
+:func:`schedule_swf` writes the whole file.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ import numpy as np
 from schedsim.errors import InputError
 
 if TYPE_CHECKING:
+    from schedsim.machine import Machine
     from schedsim.schedule import Schedule
+    from schedsim.workloads.load import Workload
 
 PARTITIONS_KEY = "Partitions"
 RUN_KEY = "Run"
@@ -97,6 +100,33 @@ def allocation_notes(schedule: Schedule) -> list[str]:
         lines.append(f" {RUN_KEY}: {job.id} partition={schedule.partition[index] + 1} "
                      f"segments={segments} processors={lists}")
     return lines
+
+
+def schedule_header(policy: str, path: str, machine: Machine) -> list[str]:
+    """The header lines (without ';') of a schedule: policy, workload, machine size."""
+    from schedsim import __version__
+
+    return [f" Schedule: policy {policy} by schedsim {__version__}", f" Workload: {path}",
+            f" MaxProcs: {machine.procs}"]
+
+
+def schedule_swf(schedule: Schedule, workload: Workload, policy: str) -> str:
+    """The schedule as SWF (what ``schedsim simulate --out`` writes): the workload's
+    records with field 3 = wait, 4 = run time, 5 = processors allocated, and the header
+    lines of :func:`schedule_header` and :func:`allocation_notes`."""
+    from schedsim.workloads.swf import format_record
+
+    lines = [f";{h}" for h in (*schedule_header(policy, workload.path, schedule.machine),
+                               *allocation_notes(schedule))]
+    for job, start, end, procs in zip(schedule.jobs, schedule.start, schedule.end,
+                                      schedule.procs, strict=True):
+        original = workload.records.get(job.id)
+        record = list(original) if original is not None else [
+            job.id, job.submit, -1, -1, -1, -1, -1, job.procs, job.estimate, -1, 1,
+            job.user, job.group, job.app, job.queue, job.partition, -1, -1]
+        record[2], record[3], record[4] = start - job.submit, end - start, procs
+        lines.append(format_record(record))
+    return "\n".join(lines) + "\n"
 
 
 @dataclass

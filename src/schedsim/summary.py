@@ -5,7 +5,7 @@ judged claims that are reproduced, or explained by a named reading) and a table 
 contents; then, family by family, every target's figure (a table target's table as a
 table), its representative schedule, and its claims, each claim linked to its figure
 and to its rows in the family's sensitivity table, which closes the family's section.
-Pictures are embedded as PNG data: the page needs no other file.
+Pictures are embedded as PNG data (reduced to 256 colours): the page needs no other file.
 
 A claim is *explained* when it is not reproduced under the default reading and a named
 reading of the family's sensitivity table makes it reproduced (the project's rule for
@@ -61,8 +61,9 @@ def summary_html(claims_table: Any, pictures: Pictures | Mapping[str, Path],
     if not isinstance(pictures, Pictures):
         pictures = Pictures(figures=pictures)
     sensitivity = {family_of(name): table for name, table in (sensitivity or {}).items()}
-    targets = list(dict.fromkeys([*claims_table["target"], *pictures.figures,
-                                  *pictures.tables]))
+    # the figures come in the config's order (families as the papers are numbered)
+    targets = list(dict.fromkeys([*pictures.figures, *pictures.tables,
+                                  *claims_table["target"]]))
     families = list(dict.fromkeys([*(family_of(t) for t in targets), *sensitivity]))
     explained = {family: explained_claims(claims_table, family, sensitivity.get(family))
                  for family in families}
@@ -168,8 +169,24 @@ def _target_html(target: str, claims_table: Any, pictures: Pictures, sensitivity
 
 
 def _image(path: Path, alt: str) -> str:
-    data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
+    data = base64.b64encode(compact_png(Path(path).read_bytes())).decode("ascii")
     return f"<img alt='{html.escape(alt)}' src='data:image/png;base64,{data}'>"
+
+
+def compact_png(data: bytes) -> bytes:
+    """The picture with at most 256 colours (median cut, no dithering: deterministic),
+    when that is smaller: figures and schedules use few colours, and the page stays a
+    few MB for the full run."""
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        fewer = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT,
+                                              dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    fewer.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue() if len(buffer.getvalue()) < len(data) else data
 
 
 def _claims_html(part: Any, target: str, sensitivity: Any) -> str:

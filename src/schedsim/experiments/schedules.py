@@ -53,12 +53,21 @@ class ScheduleSpec:
 
     def caption(self) -> str:
         """What the picture shows, in one line."""
-        values = {**_values(self.point), **self.inner}
+        values = {**self.point.labels, **self.point.params, **self.inner}
         shown = ", ".join(f"{k} {fmt_value(v)}" for k, v in values.items()
                           if k != "panel" and v not in ("", None))
-        end = "the last job" if self.end is None else f"{fmt_value(self.end)} s"
-        return (f"{self.point.policy} ({shown}), {_seed_name(self.point)} {self.seed}, from "
-                f"{fmt_value(self.start)} s to {end} after the first submission")
+        end = "the last job" if self.end is None else _duration(self.end)
+        return (f"{self.point.policy} on {self.point.variant} ({shown}), "
+                f"{_seed_name(self.point)} {self.seed}; from {_duration(self.start)} to {end} "
+                "after the first submission")
+
+
+def _duration(seconds: float) -> str:
+    """``604800`` -> ``7 d``; ``5400`` -> ``1.5 h``; ``0`` -> ``0 s``."""
+    for unit, size in (("d", 86400.0), ("h", 3600.0), ("min", 60.0)):
+        if seconds >= size:
+            return f"{seconds / size:g} {unit}"
+    return f"{seconds:g} s"
 
 
 def _seed_name(point: PointSpec) -> str:
@@ -193,11 +202,11 @@ def write_schedule(spec: ScheduleSpec, swf: str, png: str) -> int:
     """Simulate the representative schedule, write its file and its picture; the number
     of jobs simulated."""
     from schedsim.atomic import write_text_atomic
-    from schedsim.cli import schedule_swf
     from schedsim.engine import simulate
     from schedsim.experiments.run import build_machine, load_model, point_workloads, read_chosen
     from schedsim.gantt import plot_schedule
     from schedsim.policies.registry import make_policy
+    from schedsim.schedule_file import schedule_swf
     from schedsim.workloads.load import Workload
 
     point = _one_seed(spec.point, spec.seed)

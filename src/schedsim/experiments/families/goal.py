@@ -28,32 +28,12 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from schedsim import plots
 from schedsim.claims import claim
 from schedsim.experiments.family import Family, Variant
 from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function
 from schedsim.experiments.spec import TargetSpec
-from schedsim.plots import (
-    COLORS,
-    LINESTYLES,
-    MARKERS,
-    STYLE,
-    difference_title,
-    draw_difference_curves,
-    draw_difference_forest,
-    grid_of,
-    integer_axis,
-    letter,
-    metric_axis,
-    name_of,
-    outside_legend,
-    paired_differences,
-    register_figure,
-    register_labels,
-    significance_note,
-)
-from schedsim.plots import (
-    seeds_of as plots_seeds,
-)
+from schedsim.plots import COLORS, LINESTYLES, MARKERS, STYLE, register_figure, register_labels
 from schedsim.tables import per_seed, select
 from schedsim.verdicts import (
     CONTRADICTED,
@@ -586,12 +566,12 @@ def months_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
     metrics, the paired differences over the months (or seeds) the claims test."""
     import matplotlib
 
-    seeds = plots_seeds(table, spec)
+    seeds = plots.seeds_of(table, spec)
     metrics = list(spec.figure.metrics) or list(F4_METRICS)
     columns = min(4, len(metrics))
     blocks = math.ceil(len(metrics) / columns)
     with matplotlib.rc_context(STYLE):
-        fig, grid = grid_of(2 * blocks, columns, width=4.3, height=3.1)
+        fig, grid = plots.grid_of(2 * blocks, columns, width=4.3, height=3.1)
         for index, metric in enumerate(metrics):
             block, column = divmod(index, columns)
             ax, diff_ax = grid[2 * block][column], grid[2 * block + 1][column]
@@ -599,26 +579,26 @@ def months_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
                 _month_lines(ax, seeds, spec, metric)
             else:
                 _policy_bars(ax, table, spec, metric)
-            ax.set_title(f"{letter(index)} {name_of(spec, metric)}", fontsize=9)
-            metric_axis(ax, spec, metric)
+            ax.set_title(f"{plots.letter(index)} {plots.name_of(spec, metric)}", fontsize=9)
+            plots.metric_axis(ax, spec, metric)
             if metric.endswith(COUNTS):
-                integer_axis(ax)
+                plots.integer_axis(ax)
             ax.grid(alpha=0.3)
-            draw_difference_forest(diff_ax, paired_differences(seeds, spec, metric), spec,
-                                   metric, tick_labels=column == 0)
-            diff_ax.set_title(f"{letter(len(metrics) + index)} {difference_title(spec, metric)}",
-                              fontsize=8)
+            diffs = plots.paired_differences(seeds, spec, metric)
+            plots.draw_difference_forest(diff_ax, diffs, spec, metric, tick_labels=column == 0)
+            diff_ax.set_title(f"{plots.letter(len(metrics) + index)} "
+                              f"{plots.difference_title(spec, metric)}", fontsize=8)
         for row in grid:
             for ax in row:
                 if not ax.has_data():
                     ax.set_visible(False)
-        outside_legend(fig, [grid[0][0]])
+        plots.outside_legend(fig, [grid[0][0]])
         where = f" on {spec.trace}" if spec.trace else ""
         months = len(spec.seed_labels)
         what = (f"one run per month ({months} month{'s' if months > 1 else ''})"
                 if spec.seed_labels
                 else f"mean of {spec.seed_unit}, {spec.level:.0%} CI")
-        fig.suptitle(f"{spec.target}{where}: {what}; {significance_note(spec)}", fontsize=9)
+        fig.suptitle(f"{spec.target}{where}: {what}; {plots.significance_note(spec)}", fontsize=9)
     return fig
 
 
@@ -657,10 +637,10 @@ def node_limit_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
     caption says how many values each maximum takes: one job's wait decides it."""
     import matplotlib
 
-    seeds = plots_seeds(table, spec)
+    seeds = plots.seeds_of(table, spec)
     metrics = list(spec.figure.metrics) or ["max_wait", "p1_max_wait", "p2_max_wait"]
     with matplotlib.rc_context(STYLE):
-        fig, grid = grid_of(2, len(metrics), width=4.3, height=3.2)
+        fig, grid = plots.grid_of(2, len(metrics), width=4.3, height=3.2)
         goal = table[(table["policy"] == GOAL) & table["node_limit"].notna()]
         goal = goal.sort_values("node_limit")
         limits = list(goal["node_limit"])
@@ -675,25 +655,25 @@ def node_limit_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
                     ax.axhline(float(row[f"{metric}_mean"].iloc[0]), color=COLORS[number],
                                linestyle=LINESTYLES[(number + 1) % len(LINESTYLES)],
                                label=show(policy, spec))
-            ax.set_title(f"{letter(index)} {name_of(spec, metric)}", fontsize=9)
-            metric_axis(ax, spec, metric)
-            diffs = paired_differences(seeds, spec, metric) \
+            ax.set_title(f"{plots.letter(index)} {plots.name_of(spec, metric)}", fontsize=9)
+            plots.metric_axis(ax, spec, metric)
+            diffs = plots.paired_differences(seeds, spec, metric) \
                 if spec.figure.compare_x is not None else []
-            draw_difference_curves(diff_ax, diffs, spec, metric)
-            diff_ax.set_title(f"{letter(len(metrics) + index)} "
-                              f"{difference_title(spec, metric)}", fontsize=8)
+            plots.draw_difference_curves(diff_ax, diffs, spec, metric)
+            diff_ax.set_title(f"{plots.letter(len(metrics) + index)} "
+                              f"{plots.difference_title(spec, metric)}", fontsize=8)
             for axis in (ax, diff_ax):
                 axis.set_xscale("log", base=2)
                 axis.set_xticks(limits, [f"{x / 1000:g}k" if x >= 1000 else f"{x:g}"
                                          for x in limits])
                 axis.minorticks_off()
                 axis.grid(alpha=0.3)
-            diff_ax.set_xlabel(name_of(spec, "node_limit"))
-        outside_legend(fig, [grid[0][0]])
+            diff_ax.set_xlabel(plots.name_of(spec, "node_limit"))
+        plots.outside_legend(fig, [grid[0][0]])
         where = f" on {spec.trace}" if spec.trace else ""
         note = textwrap.fill(_one_job_note(seeds, metrics), 150)
         fig.suptitle(f"{spec.target}{where}: {', '.join(spec.seed_labels.values())}; "
-                     f"{significance_note(spec)}\n{note}", fontsize=9)
+                     f"{plots.significance_note(spec)}\n{note}", fontsize=9)
     return fig
 
 

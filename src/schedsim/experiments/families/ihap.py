@@ -19,30 +19,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from schedsim import plots
 from schedsim.claims import claim
 from schedsim.experiments.family import Family, Variant, axis_product
 from schedsim.experiments.kinds import SEEDS_SUFFIX
 from schedsim.experiments.spec import MachineSpec, TargetSpec, fmt_value
-from schedsim.plots import (
-    COLORS,
-    LINESTYLES,
-    MARKERS,
-    STYLE,
-    difference_title,
-    draw_difference_curves,
-    grid_of,
-    letter,
-    metric_axis,
-    name_of,
-    outside_legend,
-    paired_differences,
-    register_figure,
-    register_labels,
-    significance_note,
-)
-from schedsim.plots import (
-    seeds_of as plots_seeds,
-)
+from schedsim.plots import COLORS, LINESTYLES, MARKERS, STYLE, register_figure, register_labels
 from schedsim.tables import per_seed, select
 from schedsim.verdicts import (
     CONTRADICTED,
@@ -349,9 +331,9 @@ def mrt_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
     x = spec.x or "utilization"
     metrics = list(spec.figure.metrics) or ["MRT", "power"]
     limit = spec.precision.get("MRT")
-    seeds = plots_seeds(table, spec)
+    seeds = plots.seeds_of(table, spec)
     with matplotlib.rc_context(STYLE):
-        fig, grid = grid_of(2, len(metrics), width=4.4, height=3.2)
+        fig, grid = plots.grid_of(2, len(metrics), width=4.4, height=3.2)
         for index, metric in enumerate(metrics):
             ax, diff_ax = grid[0][index], grid[1][index]
             for number, policy in enumerate(spec.policies):
@@ -372,15 +354,15 @@ def mrt_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
                                edgecolors="red", linewidths=1.2, zorder=5,
                                label=(f"relative error > {limit:.0%}" if limit else
                                       "imprecise"))
-            ax.set_title(f"{letter(index)} {name_of(spec, metric)}", fontsize=9)
-            metric_axis(ax, spec, metric)
+            ax.set_title(f"{plots.letter(index)} {plots.name_of(spec, metric)}", fontsize=9)
+            plots.metric_axis(ax, spec, metric)
             ax.grid(alpha=0.3)
-            draw_difference_curves(diff_ax, paired_differences(seeds, spec, metric), spec,
-                                   metric)
-            diff_ax.set_title(f"{letter(len(metrics) + index)} "
-                              f"{difference_title(spec, metric)}", fontsize=9)
-            diff_ax.set_xlabel(name_of(spec, x))
-        outside_legend(fig, [ax for row in grid for ax in row])
+            diffs = plots.paired_differences(seeds, spec, metric)
+            plots.draw_difference_curves(diff_ax, diffs, spec, metric)
+            diff_ax.set_title(f"{plots.letter(len(metrics) + index)} "
+                              f"{plots.difference_title(spec, metric)}", fontsize=9)
+            diff_ax.set_xlabel(plots.name_of(spec, x))
+        plots.outside_legend(fig, [ax for row in grid for ax in row])
         fig.suptitle(f"{spec.target}: mean of {spec.seed_unit}, {spec.level:.0%} CI; "
-                     f"{significance_note(spec)}", fontsize=9)
+                     f"{plots.significance_note(spec)}", fontsize=9)
     return fig

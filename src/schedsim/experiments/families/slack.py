@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from schedsim import plots
 from schedsim.claims import claim
 from schedsim.experiments.family import Family, Variant
 from schedsim.experiments.kinds import SEEDS_SUFFIX, example_function
@@ -41,25 +42,9 @@ from schedsim.plots import (
     STYLE,
     Difference,
     PaperValue,
-    curve_differences,
-    draw_difference_curves,
-    draw_difference_forest,
-    draw_paper,
-    grid_of,
-    letter,
-    metric_axis,
-    name_of,
-    outside_legend,
-    paired_differences,
-    paper_values,
     register_figure,
     register_labels,
     register_paper_values,
-    set_x_ticks,
-    significance_note,
-)
-from schedsim.plots import (
-    seeds_of as plots_seeds,
 )
 from schedsim.policies.slack import SlackSettings, slack_factor
 from schedsim.tables import per_seed, select
@@ -254,38 +239,38 @@ def rr_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
 
     x = spec.x or "aarr"
     metrics = list(spec.figure.metrics) or ["RR_long", "RR_medium", "RR_all"]
-    seeds = plots_seeds(table, spec)
+    seeds = plots.seeds_of(table, spec)
     machines = _machines(spec)
     blocks = _difference_blocks(seeds, spec, metrics, machines)
     printed = _printed_improvements(spec, metrics)
     rows = len(machines) + len(blocks) + (1 if printed else 0)
     with matplotlib.rc_context(STYLE):
-        fig, grid = grid_of(rows, len(metrics), width=4.4, height=3.1)
+        fig, grid = plots.grid_of(rows, len(metrics), width=4.4, height=3.1)
         for row, (machine, policies) in enumerate(machines):
             for column, metric in enumerate(metrics):
                 ax = grid[row][column]
                 _rr_panel(ax, table, spec, metric, x, _curves(table, spec, policies))
-                ax.set_title(f"{letter(row * len(metrics) + column)} {machine}: "
-                             f"{name_of(spec, metric)}")
+                ax.set_title(f"{plots.letter(row * len(metrics) + column)} {machine}: "
+                             f"{plots.name_of(spec, metric)}")
         for offset, (title, by_metric) in enumerate(blocks, start=len(machines)):
             for column, metric in enumerate(metrics):
                 ax = grid[offset][column]
                 _draw_block(ax, by_metric[metric], spec, metric, x, column == 0)
-                ax.set_title(f"{letter(offset * len(metrics) + column)} {title}", fontsize=8)
+                ax.set_title(f"{plots.letter(offset * len(metrics) + column)} {title}", fontsize=8)
         if printed:
             for column, metric in enumerate(metrics):
                 _improvement_panel(grid[-1][column], seeds, spec, metric, printed, column == 0)
-        outside_legend(fig, [ax for line in grid[:len(machines)] for ax in line]
+        plots.outside_legend(fig, [ax for line in grid[:len(machines)] for ax in line]
                        + ([grid[-1][0]] if printed else []), columns=3)
         fig.suptitle(f"{spec.target}: mean of {_count(table)} {spec.seed_unit}, "
-                     f"{spec.level:.0%} CI; {significance_note(spec)}", fontsize=9)
+                     f"{spec.level:.0%} CI; {plots.significance_note(spec)}", fontsize=9)
     return fig
 
 
 def _rr_panel(ax: Any, table: pd.DataFrame, spec: TargetSpec, metric: str, x: str,
               curves: list[tuple[str, pd.DataFrame]]) -> None:
     as_bars = x not in table or table[x].nunique() <= 1
-    paper = [v for v in paper_values(spec) if v.metric == metric]
+    paper = [v for v in plots.paper_values(spec) if v.metric == metric]
     for number, (name, part) in enumerate(curves):
         part = part.sort_values(x) if x in part else part
         mean = part[f"{metric}_mean"]
@@ -301,11 +286,11 @@ def _rr_panel(ax: Any, table: pd.DataFrame, spec: TargetSpec, metric: str, x: st
         ax.set_xticks(range(len(curves)), [name for name, _ in curves], rotation=30,
                       ha="right", fontsize=7)
     else:
-        ax.set_xlabel(name_of(spec, x))
-        set_x_ticks(ax, sorted(table[x].dropna().unique()))
+        ax.set_xlabel(plots.name_of(spec, x))
+        plots.set_x_ticks(ax, sorted(table[x].dropna().unique()))
     if paper and not as_bars:
-        draw_paper(ax, paper, None, f"thesis ({paper[0].source})")
-    metric_axis(ax, spec, metric)
+        plots.draw_paper(ax, paper, None, f"thesis ({paper[0].source})")
+    plots.metric_axis(ax, spec, metric)
     ax.grid(alpha=0.3)
 
 
@@ -324,12 +309,12 @@ def _difference_blocks(seeds: pd.DataFrame, spec: TargetSpec, metrics: list[str]
         return [("each workload minus the next lighter one, paired",
                  {m: _adjacent_differences(seeds, spec, m) for m in metrics})]
     if spec.figure.compare_x is not None:
-        return [(f"minus the same curve at {name_of(spec, str(spec.x))} = "
+        return [(f"minus the same curve at {plots.name_of(spec, str(spec.x))} = "
                  f"{spec.figure.compare_x:g}",
-                 {m: paired_differences(seeds, spec, m) for m in metrics})]
+                 {m: plots.paired_differences(seeds, spec, m) for m in metrics})]
     out = []
     for machine, policies in machines:
-        by_metric = {m: [d for d in paired_differences(seeds, spec, m)
+        by_metric = {m: [d for d in plots.paired_differences(seeds, spec, m)
                          if d.a in policies and d.b in policies] for m in metrics}
         if any(by_metric.values()):
             out.append((f"{machine}: A {MINUS} B, paired", by_metric))
@@ -340,7 +325,7 @@ def _flat_from_differences(seeds: pd.DataFrame, spec: TargetSpec,
                            metric: str) -> list[Difference]:
     out = []
     for aarr, x0 in F11_FLAT_FROM.items():
-        found = curve_differences(seeds, spec, metric, x0)
+        found = plots.curve_differences(seeds, spec, metric, x0)
         out += [replace(d, label=f"{d.label}, {WORKLOAD_NAMES[aarr]} (minus {x0:g})")
                 for d in found if _aarr_of(seeds, d) == aarr]
     return out
@@ -370,11 +355,11 @@ def _aarr_of(seeds: pd.DataFrame, diff: Difference) -> float:
 def _draw_block(ax: Any, diffs: list[Difference], spec: TargetSpec, metric: str, x: str,
                 tick_labels: bool) -> None:
     if all(math.isnan(d.x) for d in diffs) or len({d.x for d in diffs}) <= 1:
-        draw_difference_forest(ax, diffs, spec, metric, tick_labels=tick_labels)
+        plots.draw_difference_forest(ax, diffs, spec, metric, tick_labels=tick_labels)
         ax.tick_params(axis="y", labelsize=7)
     else:
-        draw_difference_curves(ax, diffs, spec, metric)
-        ax.set_xlabel(name_of(spec, x))
+        plots.draw_difference_curves(ax, diffs, spec, metric)
+        ax.set_xlabel(plots.name_of(spec, x))
 
 
 PAPER_SOURCES = {F9: "sec. 5.2", F17: "sec. 5.4", T4: "Table 4"}
@@ -425,7 +410,7 @@ def _improvement_panel(ax: Any, seeds: pd.DataFrame, spec: TargetSpec, metric: s
                   fontsize=7)
     ax.set_ylim(len(labels) - 0.5, -0.5)
     ax.set_xlabel(f"% improvement over {spec.show(ORIGINAL)}")
-    ax.set_title(f"{spec.show(SLACK)}, % improvement per seed: {name_of(spec, metric)}",
+    ax.set_title(f"{spec.show(SLACK)}, % improvement per seed: {plots.name_of(spec, metric)}",
                  fontsize=8)
     ax.grid(alpha=0.3)
 
