@@ -31,6 +31,7 @@ localrules:
     choose,
     fetch_trace,
     figure,
+    schedule,
     claims,
     report,
 

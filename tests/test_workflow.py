@@ -334,6 +334,7 @@ def test_report(workdir: Path) -> None:
     for target in TARGETS:
         assert f"{target}.png" in page
     assert "F5-awt-rises" in page  # the claims reach the figure captions
+    assert "Schedules" in page and "representative run" in page  # the schedule pictures
     assert "F7-dlos-best-wait" in page and "results/chosen/LOS-CS20.json" in page
     assert "System Message" not in page  # captions render without reST errors
 

@@ -49,6 +49,9 @@ METRIC_LABELS = {"utilization": "mean utilization", "AWT": "mean wait (s)",
                  "slowdown": "slowdown", "BSLD": "mean bounded slowdown",
                  "max_wait": "maximum wait (s)", "ATT": "mean turnaround (s)",
                  "ART": "mean run time (s)", "MRT": "mean response time (s)"}
+# Paired differences in colours of their own: a difference is not one of the policies.
+DIFFERENCE_COLORS = ("#222222", "#9a6324", "#469990", "#911eb4", "#808000", "#e6194b",
+                     "#4363d8", "#f58231")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 LINESTYLES = ("-", "--", ":", "-.")
 PANEL_LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -346,7 +349,7 @@ def draw_difference_curves(ax: Axes, diffs: Sequence[Difference], spec: TargetSp
     xs = sorted({d.x for d in diffs})
     for index, label in enumerate(labels):
         series = sorted((d for d in diffs if d.label == label), key=lambda d: d.x)
-        style = dict((styles or {}).get(label) or _style(index))
+        style = dict((styles or {}).get(label) or _difference_style(index))
         shift = _dodge(xs, index, len(labels))
         _errorbar(ax, [d.x + shift for d in series], [d.interval for d in series], label,
                   style)
@@ -360,7 +363,7 @@ def draw_difference_forest(ax: Axes, diffs: Sequence[Difference], spec: TargetSp
     ax.set_gid(f"{DIFFERENCE_GID}:{metric}")
     ax.axvline(0.0, color="black", linewidth=0.8)
     for row, diff in enumerate(diffs):
-        style = {"color": COLORS[row % len(COLORS)], "marker": "o"}
+        style = {"color": DIFFERENCE_COLORS[row % len(DIFFERENCE_COLORS)], "marker": "o"}
         _errorbar(ax, [diff.interval.mean], [diff.interval], diff.label, style,
                   horizontal=row)
     ax.set_yticks(range(len(diffs)), [d.label.replace(f" {MINUS} ", f"\n{MINUS} ")
@@ -491,11 +494,17 @@ def _style(index: int) -> dict[str, Any]:
             "linestyle": LINESTYLES[index % len(LINESTYLES)]}
 
 
+def _difference_style(index: int) -> dict[str, Any]:
+    return {"color": DIFFERENCE_COLORS[index % len(DIFFERENCE_COLORS)],
+            "marker": MARKERS[index % len(MARKERS)],
+            "linestyle": LINESTYLES[index % len(LINESTYLES)]}
+
+
 def letter(index: int) -> str:
     return f"({PANEL_LETTERS[index % len(PANEL_LETTERS)]})"
 
 
-def _seeds(table: pd.DataFrame) -> str:
+def replications(table: pd.DataFrame) -> str:
     counts = sorted(set(int(n) for n in table["n_seeds"])) if "n_seeds" in table else []
     return "/".join(str(c) for c in counts) or "?"
 
@@ -549,7 +558,7 @@ def sweep_figure(table: pd.DataFrame, spec: TargetSpec) -> Figure:
                                   f"{difference_title(spec, metric)}")
             grid[-1][index].set_xlabel(name_of(spec, x))
         outside_legend(fig, grid[0], columns=2 * len(metrics))
-        fig.suptitle(f"{spec.target}: mean of {_seeds(table)} {spec.seed_unit}, "
+        fig.suptitle(f"{spec.target}: mean of {replications(table)} {spec.seed_unit}, "
                      f"{spec.level:.0%} CI; {significance_note(spec)}", fontsize=9)
     return fig
 
@@ -606,7 +615,7 @@ def combined_figure(table: pd.DataFrame, spec: TargetSpec) -> Figure:
         outside_legend(fig, grid[0])
         points = int(table["n_points"].max()) if "n_points" in table else 1
         fig.suptitle(f"{spec.target}: mean over {points} parameter points and "
-                     f"{_seeds(table)} {spec.seed_unit}, {spec.level:.0%} CI over "
+                     f"{replications(table)} {spec.seed_unit}, {spec.level:.0%} CI over "
                      f"{spec.seed_unit}; {significance_note(spec)}", fontsize=9)
     return fig
 
@@ -647,7 +656,7 @@ def grid_figure(table: pd.DataFrame, spec: TargetSpec) -> Figure:
             count += len(metrics)
         outside_legend(fig, [ax for row in grid for ax in row], columns=3)
         on_log = f" on the log {spec.trace}" if spec.trace else ""
-        fig.suptitle(f"{spec.target}{on_log}: mean of {_seeds(table)} {spec.seed_unit}, "
+        fig.suptitle(f"{spec.target}{on_log}: mean of {replications(table)} {spec.seed_unit}, "
                      f"{spec.level:.0%} CI; {significance_note(spec)}", fontsize=9)
     return fig
 

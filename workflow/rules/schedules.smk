@@ -1,7 +1,8 @@
 # One representative schedule per target that names one (`schedule:` in the config:
 # policy, the values that pick a point, seed and window): the point simulated once more
 # for that seed up to the window's end, written as `schedsim simulate` writes a schedule
-# (results/schedules/<target>.swf) and drawn as `schedsim plot` draws it (.png).
+# (results/schedules/<target>.swf) and drawn as `schedsim plot` draws it (.png). A local
+# rule: one short simulation each, not worth a cluster job.
 
 
 rule schedule:
@@ -19,6 +20,7 @@ rule schedule:
         "logs/schedule/{target}.log",
     benchmark:
         "results/benchmarks/schedule/{target}.tsv"
+    localrule: True
     conda:
         "../envs/schedsim.yaml"
     resources:

@@ -597,7 +597,7 @@ def months_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
         months = len(spec.seed_labels)
         what = (f"one run per month ({months} month{'s' if months > 1 else ''})"
                 if spec.seed_labels
-                else f"mean of {spec.seed_unit}, {spec.level:.0%} CI")
+                else f"mean of {plots.replications(table)} {spec.seed_unit}, {spec.level:.0%} CI")
         fig.suptitle(f"{spec.target}{where}: {what}; {plots.significance_note(spec)}", fontsize=9)
     return fig
 

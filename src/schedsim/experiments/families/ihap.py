@@ -356,6 +356,7 @@ def mrt_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
                                       "imprecise"))
             ax.set_title(f"{plots.letter(index)} {plots.name_of(spec, metric)}", fontsize=9)
             plots.metric_axis(ax, spec, metric)
+            plots.set_x_ticks(ax, list(table[x].dropna()))
             ax.grid(alpha=0.3)
             diffs = plots.paired_differences(seeds, spec, metric)
             plots.draw_difference_curves(diff_ax, diffs, spec, metric)
@@ -363,6 +364,7 @@ def mrt_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
                               f"{plots.difference_title(spec, metric)}", fontsize=9)
             diff_ax.set_xlabel(plots.name_of(spec, x))
         plots.outside_legend(fig, [ax for row in grid for ax in row])
-        fig.suptitle(f"{spec.target}: mean of {spec.seed_unit}, {spec.level:.0%} CI; "
+        fig.suptitle(f"{spec.target}: mean of {plots.replications(table)} {spec.seed_unit}, "
+                     f"{spec.level:.0%} CI; "
                      f"{plots.significance_note(spec)}", fontsize=9)
     return fig

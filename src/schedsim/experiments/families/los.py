@@ -619,8 +619,8 @@ for _target, _text in ((T4, "Delayed-LOS over LOS and EASY, P_S 0.2 (Table IV, F
 # ----------------------------------------------------------------------------- figures
 
 PANEL_NAMES = {"cs": "", "ps0.5": "", "ps0.8": "", "batch": "batch",
-               "heterogeneous": "heterogeneous", "elastic-batch": "elastic, batch",
-               "elastic-heterogeneous": "elastic, heterogeneous"}
+               "heterogeneous": "heterogeneous", "elastic-batch": "batch",
+               "elastic-heterogeneous": "heterogeneous"}
 
 register_labels(FAMILY_NAME, {
     "c_s": "$C_s$", "ps": "$P_S$", "load": "load",

@@ -262,7 +262,7 @@ def rr_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
                 _improvement_panel(grid[-1][column], seeds, spec, metric, printed, column == 0)
         plots.outside_legend(fig, [ax for line in grid[:len(machines)] for ax in line]
                        + ([grid[-1][0]] if printed else []), columns=3)
-        fig.suptitle(f"{spec.target}: mean of {_count(table)} {spec.seed_unit}, "
+        fig.suptitle(f"{spec.target}: mean of {plots.replications(table)} {spec.seed_unit}, "
                      f"{spec.level:.0%} CI; {plots.significance_note(spec)}", fontsize=9)
     return fig
 
@@ -374,11 +374,6 @@ def _printed_improvements(spec: TargetSpec, metrics: list[str]
     if base == F17:
         return {(aarr, goal): {"all": value} for (aarr, goal), value in PAPER_F17_LIGHT.items()}
     return {}
-
-
-def _count(table: pd.DataFrame) -> str:
-    return "/".join(str(n) for n in sorted({int(v) for v in table["n_seeds"]})) \
-        if "n_seeds" in table else ""
 
 
 def _improvement_panel(ax: Any, seeds: pd.DataFrame, spec: TargetSpec, metric: str,
