@@ -427,7 +427,7 @@ def set_x_ticks(ax: Axes, values: Sequence[float]) -> None:
     elif all(v.is_integer() for v in finite):
         from matplotlib.ticker import MaxNLocator
 
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
 
 
 def integer_axis(ax: Axes, axis: str = "y") -> None:
@@ -500,6 +500,15 @@ def _difference_style(index: int) -> dict[str, Any]:
             "linestyle": LINESTYLES[index % len(LINESTYLES)]}
 
 
+def suptitle(fig: Figure, text: str) -> None:
+    """The figure's title, wrapped to the figure's width (each line of ``text`` apart)."""
+    import textwrap
+
+    width = max(40, int(fig.get_figwidth() * 15))
+    fig.suptitle("\n".join(textwrap.fill(line, width) for line in text.split("\n")),
+                 fontsize=9)
+
+
 def letter(index: int) -> str:
     return f"({PANEL_LETTERS[index % len(PANEL_LETTERS)]})"
 
@@ -558,8 +567,8 @@ def sweep_figure(table: pd.DataFrame, spec: TargetSpec) -> Figure:
                                   f"{difference_title(spec, metric)}")
             grid[-1][index].set_xlabel(name_of(spec, x))
         outside_legend(fig, grid[0], columns=2 * len(metrics))
-        fig.suptitle(f"{spec.target}: mean of {replications(table)} {spec.seed_unit}, "
-                     f"{spec.level:.0%} CI; {significance_note(spec)}", fontsize=9)
+        suptitle(fig, f"{spec.target}: mean of {replications(table)} {spec.seed_unit}, "
+                     f"{spec.level:.0%} CI; {significance_note(spec)}")
     return fig
 
 
@@ -614,9 +623,9 @@ def combined_figure(table: pd.DataFrame, spec: TargetSpec) -> Figure:
                                   f"{difference_title(spec, metric)}")
         outside_legend(fig, grid[0])
         points = int(table["n_points"].max()) if "n_points" in table else 1
-        fig.suptitle(f"{spec.target}: mean over {points} parameter points and "
+        suptitle(fig, f"{spec.target}: mean over {points} parameter points and "
                      f"{replications(table)} {spec.seed_unit}, {spec.level:.0%} CI over "
-                     f"{spec.seed_unit}; {significance_note(spec)}", fontsize=9)
+                     f"{spec.seed_unit}; {significance_note(spec)}")
     return fig
 
 
@@ -656,8 +665,8 @@ def grid_figure(table: pd.DataFrame, spec: TargetSpec) -> Figure:
             count += len(metrics)
         outside_legend(fig, [ax for row in grid for ax in row], columns=3)
         on_log = f" on the log {spec.trace}" if spec.trace else ""
-        fig.suptitle(f"{spec.target}{on_log}: mean of {replications(table)} {spec.seed_unit}, "
-                     f"{spec.level:.0%} CI; {significance_note(spec)}", fontsize=9)
+        suptitle(fig, f"{spec.target}{on_log}: mean of {replications(table)} {spec.seed_unit}, "
+                     f"{spec.level:.0%} CI; {significance_note(spec)}")
     return fig
 
 
@@ -751,7 +760,7 @@ def table_figure(table: pd.DataFrame, spec: TargetSpec) -> Figure:
                          loc="center")
         drawn.auto_set_font_size(False)
         drawn.set_fontsize(7)
-        fig.suptitle(f"{spec.target}", fontsize=9)
+        suptitle(fig, f"{spec.target}")
     return fig
 
 

@@ -598,7 +598,7 @@ def months_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
         what = (f"one run per month ({months} month{'s' if months > 1 else ''})"
                 if spec.seed_labels
                 else f"mean of {plots.replications(table)} {spec.seed_unit}, {spec.level:.0%} CI")
-        fig.suptitle(f"{spec.target}{where}: {what}; {plots.significance_note(spec)}", fontsize=9)
+        plots.suptitle(fig, f"{spec.target}{where}: {what}; {plots.significance_note(spec)}")
     return fig
 
 
@@ -672,8 +672,8 @@ def node_limit_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
         plots.outside_legend(fig, [grid[0][0]])
         where = f" on {spec.trace}" if spec.trace else ""
         note = textwrap.fill(_one_job_note(seeds, metrics), 150)
-        fig.suptitle(f"{spec.target}{where}: {', '.join(spec.seed_labels.values())}; "
-                     f"{plots.significance_note(spec)}\n{note}", fontsize=9)
+        plots.suptitle(fig, f"{spec.target}{where}: {', '.join(spec.seed_labels.values())}; "
+                     f"{plots.significance_note(spec)}\n{note}")
     return fig
 
 

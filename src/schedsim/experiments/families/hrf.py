@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from schedsim import plots
 from schedsim.claims import claim
 from schedsim.experiments.family import Family, Variant
 from schedsim.experiments.kinds import SEEDS_SUFFIX, example_function
@@ -574,7 +575,7 @@ def example_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
             ax.set_title(f"({PANEL_LETTERS[index]}) strategy {name}: ATT "
                          f"{part['ATT'].iloc[0]:.2f} s (paper {part['paper_ATT'].iloc[0]:g})"
                          f"{chosen}")
-        fig.suptitle(f"{spec.target}: worked example, simulated by our engine", fontsize=9)
+        plots.suptitle(fig, f"{spec.target}: worked example, simulated by our engine")
     return fig
 
 

@@ -364,7 +364,7 @@ def mrt_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
                               f"{plots.difference_title(spec, metric)}", fontsize=9)
             diff_ax.set_xlabel(plots.name_of(spec, x))
         plots.outside_legend(fig, [ax for row in grid for ax in row])
-        fig.suptitle(f"{spec.target}: mean of {plots.replications(table)} {spec.seed_unit}, "
+        plots.suptitle(fig, f"{spec.target}: mean of {plots.replications(table)} {spec.seed_unit}, "
                      f"{spec.level:.0%} CI; "
-                     f"{plots.significance_note(spec)}", fontsize=9)
+                     f"{plots.significance_note(spec)}")
     return fig

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from schedsim import plots
 from schedsim.claims import claim
 from schedsim.experiments.family import Family, Variant, axis_product
 from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function
@@ -657,8 +658,8 @@ def improvement_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
         ax.set_ylabel("maximum % improvement over the loads")
         ax.grid(axis="y", alpha=0.3)
         fig.legend(loc="outside lower center", ncols=2, frameon=False)
-        fig.suptitle(f"{spec.target}: {show(spec.args['policy'], spec.policy_labels)} over "
+        plots.suptitle(fig, f"{spec.target}: {show(spec.args['policy'], spec.policy_labels)} over "
                      f"{' and '.join(show(b, spec.policy_labels) for b in baselines)} "
                      f"({spec.sources[0]}, panel {spec.args['panel']}); bars: 95% CI at the "
-                     "load of the maximum", fontsize=9)
+                     "load of the maximum")
     return fig

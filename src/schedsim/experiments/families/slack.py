@@ -178,7 +178,7 @@ def slack_factor_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
         ax.set_ylim(1.1, 1.65)
         ax.grid(alpha=0.3)
         fig.legend(loc="outside lower center", frameon=False, ncols=1)
-        fig.suptitle(f"{spec.target}: the slack factor of eq. 5 (thesis Fig. 6)", fontsize=9)
+        plots.suptitle(fig, f"{spec.target}: the slack factor of eq. 5 (thesis Fig. 6)")
     return fig
 
 
@@ -259,11 +259,14 @@ def rr_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
                 ax.set_title(f"{plots.letter(offset * len(metrics) + column)} {title}", fontsize=8)
         if printed:
             for column, metric in enumerate(metrics):
-                _improvement_panel(grid[-1][column], seeds, spec, metric, printed, column == 0)
-        plots.outside_legend(fig, [ax for line in grid[:len(machines)] for ax in line]
-                       + ([grid[-1][0]] if printed else []), columns=3)
-        fig.suptitle(f"{spec.target}: mean of {plots.replications(table)} {spec.seed_unit}, "
-                     f"{spec.level:.0%} CI; {plots.significance_note(spec)}", fontsize=9)
+                if metric.startswith(tuple(TAUS)):
+                    _improvement_panel(grid[-1][column], seeds, spec, metric, printed,
+                                       column == 0)
+                else:  # the thesis prints improvements of relative response times only
+                    grid[-1][column].set_visible(False)
+        plots.outside_legend(fig, [ax for line in grid for ax in line], columns=3)
+        plots.suptitle(fig, f"{spec.target}: mean of {plots.replications(table)} {spec.seed_unit}, "
+                     f"{spec.level:.0%} CI; {plots.significance_note(spec)}")
     return fig
 
 
@@ -384,22 +387,23 @@ def _improvement_panel(ax: Any, seeds: pd.DataFrame, spec: TargetSpec, metric: s
     klass = metric.split("_", 1)[1] if "_" in metric else metric
     target = spec.target
     tables = {f"{target}{SEEDS_SUFFIX}": seeds}
-    labels = []
-    for row, ((aarr, goal), by_class) in enumerate(printed.items()):
+    labels: list[str] = []
+    for (aarr, goal), by_class in printed.items():
         if aarr not in {float(v) for v in seeds["aarr"]}:
             continue
         found = improvement(tables, target, metric, aarr, goal)
+        first = not labels
         labels.append(f"{goal}, {WORKLOAD_NAMES.get(aarr, '')} ($\\alpha$ {aarr:g})")
         position = len(labels) - 1
-        ax.scatter(found, [position] * len(found), s=12, color=COLORS[row % len(COLORS)],
-                   alpha=0.7, label="ours, one dot per seed" if row == 0 else None)
+        ax.scatter(found, [position] * len(found), s=12, color="#555555", alpha=0.7,
+                   label="% improvement, one dot per seed" if first else None)
         if len(found):
             ax.scatter([found.mean()], [position], marker="|", s=200, color="black",
-                       label="ours, mean" if row == 0 else None)
+                       label="% improvement, mean over seeds" if first else None)
         if klass in by_class:
             ax.scatter([by_class[klass]], [position],
                        label=f"thesis ({PAPER_SOURCES[spec.base or spec.target]})"
-                       if row == 0 else None, **PAPER_STYLE)
+                       if first else None, **PAPER_STYLE)
     ax.axvline(0.0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(labels)), labels if tick_labels else [""] * len(labels),
                   fontsize=7)
