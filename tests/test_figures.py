@@ -189,7 +189,7 @@ def test_schedule_blocks_pick_one_point() -> None:
     found = plan_schedules(config, plan)
     spec = found["LOS-F5"]
     assert spec.point.policy == "Delayed-LOS" and spec.inner == {"c_s": 8}
-    assert spec.end == 86400.0 and spec.seed == plan.points[spec.point.run_path].seeds[0]
+    assert spec.end == 7 * 86400.0 and spec.seed == plan.points[spec.point.run_path].seeds[0]
     points = [plan.points[p] for p in plan.inputs_of["LOS-F5"]]
     for block, message in (
             ({"policy": "EASY-D"}, "not one the target runs"),
