@@ -210,6 +210,14 @@ def _running_sum(times: np.ndarray, weights: np.ndarray, at: np.ndarray) -> np.n
 # ----------------------------------------------------------------------------- drawing
 
 
+Scale = tuple[float, float]  # (origin, seconds per unit) of the time axis
+
+
+def _at(time: Any, scale: Scale) -> Any:
+    """A time (or an array of them) on the drawn axis."""
+    return (time - scale[0]) / scale[1]
+
+
 def time_unit(span: float) -> tuple[str, float]:
     """(name, seconds) of the unit the time axis is drawn in for a window of ``span`` s."""
     if span > 3 * 86400:
@@ -238,11 +246,12 @@ def schedule_figure(data: ScheduleData, window: tuple[float, float],
     with matplotlib.rc_context(STYLE):
         fig = Figure(figsize=(11.0, 7.2), layout="constrained")
         gantt, queue, busy = fig.subplots(3, 1, sharex=True, height_ratios=[5, 1.2, 1.2])
-        _draw_jobs(gantt, data, placed, window, seconds)
-        _draw_partitions(gantt, data, window, seconds)
-        _draw_load(queue, busy, data, window, seconds)
-        busy.set_xlabel(f"time ({unit} since the schedule's time 0)")
-        gantt.set_xlim(window[0] / seconds, window[1] / seconds)
+        scale = (window[0], seconds)  # the axis: time from the window's start, in unit
+        _draw_jobs(gantt, data, placed, window, scale)
+        _draw_partitions(gantt, data, window, scale)
+        _draw_load(queue, busy, data, window, scale)
+        busy.set_xlabel(f"time ({unit} from {_clock(window[0])}, the window's start)")
+        gantt.set_xlim(0.0, _at(window[1], scale))
         jobs = len({p.job for p in placed})
         fig.suptitle(f"{title or data.path}: {jobs:,} jobs in [{_clock(window[0])}, "
                      f"{_clock(window[1])})", fontsize=9)
@@ -250,14 +259,14 @@ def schedule_figure(data: ScheduleData, window: tuple[float, float],
 
 
 def _draw_jobs(ax: Any, data: ScheduleData, placed: Sequence[Placed],
-               window: tuple[float, float], seconds: float) -> None:
+               window: tuple[float, float], scale: Scale) -> None:
     from matplotlib.collections import LineCollection, PolyCollection
 
     low, high = window
     boxes: dict[bool, list[np.ndarray]] = {False: [], True: []}
     colors: dict[bool, list[str]] = {False: [], True: []}
     for segment in placed:
-        left, right = max(segment.start, low) / seconds, min(segment.end, high) / seconds
+        left, right = _at(max(segment.start, low), scale), _at(min(segment.end, high), scale)
         for first, count in _blocks(segment.processors):
             boxes[segment.suspended].append(np.array(
                 [(left, first), (right, first), (right, first + count), (left, first + count)]))
@@ -268,15 +277,15 @@ def _draw_jobs(ax: Any, data: ScheduleData, placed: Sequence[Placed],
             ax.add_collection(PolyCollection(
                 polygons, facecolors=colors[suspended], edgecolors="#333333" if edge else "none",
                 linewidths=0.3 if edge else 0.0, hatch="////" if suspended else None))
-    gaps = _suspensions(placed, seconds)
+    gaps = _suspensions(placed, scale)
     if gaps:
         ax.add_collection(LineCollection(gaps, colors="#333333", linestyles=":",
                                          linewidths=1.0))
     jobs = {p.job for p in placed}
     if len(jobs) <= LABELLED_JOBS:
         for segment in placed:
-            left = max(segment.start, low) / seconds
-            right = min(segment.end, high) / seconds
+            left = _at(max(segment.start, low), scale)
+            right = _at(min(segment.end, high), scale)
             first, count = _blocks(segment.processors)[0]
             ax.text((left + right) / 2, first + count / 2, str(int(data.ids[segment.job])),
                     ha="center", va="center", fontsize=6, clip_on=True)
@@ -296,7 +305,7 @@ def _blocks(processors: Processors) -> list[tuple[int, int]]:
     return out
 
 
-def _suspensions(placed: Sequence[Placed], seconds: float) -> list[list[tuple[float, float]]]:
+def _suspensions(placed: Sequence[Placed], scale: Scale) -> list[list[tuple[float, float]]]:
     """A dotted line per suspension, from a segment's end to the job's next segment."""
     by_job: dict[int, list[Placed]] = {}
     for segment in placed:
@@ -308,7 +317,7 @@ def _suspensions(placed: Sequence[Placed], seconds: float) -> list[list[tuple[fl
         for before, after in pairwise(segments):
             y_before = min(before.processors) + 0.5
             y_after = min(after.processors) + 0.5
-            lines.append([(before.end / seconds, y_before), (after.start / seconds, y_after)])
+            lines.append([(_at(before.end, scale), y_before), (_at(after.start, scale), y_after)])
     return lines
 
 
@@ -322,11 +331,11 @@ def _legend_text(placed: Sequence[Placed], data: ScheduleData) -> str:
 
 
 def _draw_partitions(ax: Any, data: ScheduleData, window: tuple[float, float],
-                     seconds: float) -> None:
+                     scale: Scale) -> None:
     edge = 0
     for index, size in enumerate(data.partitions):
         if len(data.partitions) > 1:
-            ax.text(window[1] / seconds, edge + size / 2, f" partition {index + 1}\n ({size})",
+            ax.text(_at(window[1], scale), edge + size / 2, f" partition {index + 1}\n ({size})",
                     ha="left", va="center", fontsize=7)
             if edge:
                 ax.axhline(edge, color=PARTITION_COLOR, linewidth=1.4)
@@ -334,9 +343,9 @@ def _draw_partitions(ax: Any, data: ScheduleData, window: tuple[float, float],
 
 
 def _draw_load(queue: Any, busy: Any, data: ScheduleData, window: tuple[float, float],
-               seconds: float) -> None:
+               scale: Scale) -> None:
     times, waiting, used = queue_and_busy(data, window)
-    steps = np.append(times, window[1]) / seconds
+    steps = _at(np.append(times, window[1]), scale)
     queue.stairs(waiting, steps, color=QUEUE_COLOR, linewidth=1.0)
     queue.set_ylabel("waiting jobs")
     queue.set_ylim(0, max(1, int(waiting.max())) * 1.1)

@@ -592,3 +592,4 @@ def _gantt(ax: Any, part: pd.DataFrame, procs: int) -> None:
     ax.set_yticks(range(procs), [f"P{p + 1}" for p in range(procs)])
     ax.set_xlabel("time (s)")
     ax.set_xlim(0, float(part["end"].max()) + 1)
+    plots.integer_axis(ax, "x")  # the example's times are whole seconds
