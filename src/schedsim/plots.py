@@ -504,7 +504,7 @@ def suptitle(fig: Figure, text: str) -> None:
     """The figure's title, wrapped to the figure's width (each line of ``text`` apart)."""
     import textwrap
 
-    width = max(40, int(fig.get_figwidth() * 15))
+    width = max(75, int(fig.get_figwidth() * 15))
     fig.suptitle("\n".join(textwrap.fill(line, width) for line in text.split("\n")),
                  fontsize=9)
 
