@@ -215,3 +215,17 @@ def test_difference_significance_is_the_verdicts() -> None:
     outside = Difference("a", "A", "B", "", "", "AWT", 1.0, Interval(-3.0, 2.0, 4))
     none = Difference("a", "A", "B", "", "", "AWT", 1.0, Interval(-3.0, math.nan, 1))
     assert not inside.significant and outside.significant and not none.significant
+
+
+def test_a_figure_does_not_depend_on_how_its_spec_was_read(tmp_path: Path) -> None:
+    """The rule passes the spec as JSON (keys sorted); a figure drawn from the plan (config
+    order) must be the same bytes."""
+    from schedsim.experiments.spec import target_from_json, to_json
+    from schedsim.plots import save_one
+
+    spec = _with_panel(grid_spec(compare=(("Delayed-LOS", "easy"),)))
+    spec = TargetSpec(**{**spec.__dict__,
+                         "variant_labels": {"v": {"ps": 0.5, "load": 0.9, "panel": "cs"}}})
+    for name, drawn in (("plan", spec), ("json", target_from_json(to_json(spec)))):
+        save_one(draw(aggregated(seeds_table()), drawn), tmp_path / f"{name}.png")
+    assert (tmp_path / "plan.png").read_bytes() == (tmp_path / "json.png").read_bytes()

@@ -284,7 +284,7 @@ def _pair_differences(seeds: pd.DataFrame, spec: TargetSpec, metric: str, a: str
 def _point_note(spec: TargetSpec, where: Mapping[str, Any]) -> str:
     """The swept parameters (other than x) that tell a point from its neighbours, e.g. the
     goal of a SLACK point: `` G2``."""
-    parts = [value_text(spec, k, where[k]) for k, values in spec.sweep.items()
+    parts = [value_text(spec, k, where[k]) for k, values in sorted(spec.sweep.items())
              if k != spec.x and len(values) > 1 and k in where and _present(where[k])]
     shown = ", ".join(p for p in parts if p)
     return f" ({shown})" if shown else ""
@@ -518,10 +518,20 @@ def replications(table: pd.DataFrame) -> str:
     return "/".join(str(c) for c in counts) or "?"
 
 
+def ordered(spec: TargetSpec, labels: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """Labels in a fixed order: the family's registered names first, in their order, then
+    the others by name (a spec read from JSON has its keys sorted, one planned from the
+    config has them in config order: the title must not depend on which)."""
+    known = list(_LABELS.get(spec.family, {}))
+    rank = {name: index for index, name in enumerate(known)}
+    return sorted(labels.items(), key=lambda item: (rank.get(item[0], len(known)), item[0]))
+
+
 def variant_title(spec: TargetSpec, variant: str, skip: Sequence[str] = ()) -> str:
     """A variant by its labels in the paper's words (labels in ``skip`` left out)."""
     labels = spec.variant_labels.get(variant, {})
-    parts = [value_text(spec, k, v) for k, v in labels.items() if k not in ("panel", *skip)]
+    parts = [value_text(spec, k, v) for k, v in ordered(spec, labels)
+             if k not in ("panel", *skip)]
     shown = ", ".join(p for p in parts if p)
     return shown or variant
 
@@ -676,7 +686,7 @@ def _panel_title(panel: PanelSpec, spec: TargetSpec) -> str:
               if v.get("panel", panel.name) == panel.name]
     shared = {k: val for k, val in (labels[0] if labels else {}).items()
               if k not in ("panel", spec.x) and all(other.get(k) == val for other in labels)}
-    parts = [value_text(spec, k, val) for k, val in shared.items()]
+    parts = [value_text(spec, k, val) for k, val in ordered(spec, shared)]
     named = value_text(spec, "panel", panel.name) if "panel" in _LABELS.get(spec.family, {}) \
         else panel.name
     text = ", ".join(p for p in parts if p)

@@ -54,7 +54,7 @@ class ScheduleSpec:
     def caption(self) -> str:
         """What the picture shows, in one line."""
         values = {**self.point.labels, **self.point.params, **self.inner}
-        shown = ", ".join(f"{k} {fmt_value(v)}" for k, v in values.items()
+        shown = ", ".join(f"{k} {fmt_value(v)}" for k, v in sorted(values.items())
                           if k != "panel" and v not in ("", None))
         end = "the last job" if self.end is None else _duration(self.end)
         return (f"{self.point.policy} on {self.point.variant} ({shown}), "

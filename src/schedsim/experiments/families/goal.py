@@ -672,7 +672,8 @@ def node_limit_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
         plots.outside_legend(fig, [grid[0][0]])
         where = f" on {spec.trace}" if spec.trace else ""
         note = textwrap.fill(_one_job_note(seeds, metrics), 150)
-        plots.suptitle(fig, f"{spec.target}{where}: {', '.join(spec.seed_labels.values())}; "
+        months = [spec.seed_labels[k] for k in sorted(spec.seed_labels, key=int)]
+        plots.suptitle(fig, f"{spec.target}{where}: {', '.join(months)}; "
                      f"{plots.significance_note(spec)}\n{note}")
     return fig
 
