@@ -21,6 +21,7 @@ include: "workflow/rules/workloads.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/figures.smk"
+include: "workflow/rules/schedules.smk"
 include: "workflow/rules/claims.smk"
 include: "workflow/rules/report.smk"
 
@@ -32,6 +33,7 @@ localrules:
     choose,
     fetch_trace,
     figure,
+    schedule,
     claims,
     report,
 

@@ -42,3 +42,41 @@ def cli_run(argv: list[str]) -> tuple[int, str]:
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         code = main(argv)
     return code, err.getvalue()
+
+
+def drawn_differences(fig: object) -> dict[str, list[list[tuple[str, float, float, float,
+                                                                   float]]]]:
+    """What a figure's paired-difference panels draw, read back from the artists: per
+    panel gid (``paired-difference:<metric>``), one list per drawn series of its points
+    (label, x, mean, low, high) in drawing order.
+
+    A curve panel draws vertical error bars (x drawn slightly dodged per series), a forest
+    panel horizontal ones (x is NaN there); a point without an interval (one replication)
+    reads as NaN bounds.
+    """
+    import math
+
+    from matplotlib.container import ErrorbarContainer
+
+    from schedsim.plots import DIFFERENCE_GID
+
+    found: dict[str, list[list[tuple[str, float, float, float, float]]]] = {}
+    for ax in fig.axes:  # type: ignore[attr-defined]
+        gid = ax.get_gid() or ""
+        if not gid.startswith(DIFFERENCE_GID):
+            continue
+        for container in ax.containers:
+            if not isinstance(container, ErrorbarContainer):
+                continue
+            data_line, _, bars = container.lines
+            horizontal = container.has_xerr and not container.has_yerr
+            xs, ys = data_line.get_xdata(), data_line.get_ydata()
+            series = []
+            for x, y, segment in zip(xs, ys, bars[0].get_segments(), strict=True):
+                ends = [float(point[0] if horizontal else point[1]) for point in segment]
+                low, high = (min(ends), max(ends)) if not any(map(math.isnan, ends)) \
+                    else (math.nan, math.nan)
+                series.append((container.get_label(), math.nan if horizontal else float(x),
+                               float(x if horizontal else y), low, high))
+            found.setdefault(gid, []).append(series)
+    return found

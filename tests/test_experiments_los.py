@@ -573,9 +573,13 @@ def test_every_los_figure_draws(full_config: dict[str, Any], tmp_path: Path) -> 
 
     targets = build_plan(full_config).targets
     frame = load_frame(BATCH, ranked(["Delayed-LOS", "easy", "LOS"]), cs={"Delayed-LOS": 7})
-    table = tables_of(los.F7, frame)[los.F7]
+    found = tables_of(los.F7, frame)
+    table = found[los.F7]
+    table.attrs["seeds"] = found[f"{los.F7}.seeds"]  # the paired differences
     target_figure(table, targets[los.F7], tmp_path / "f7.png", tmp_path / "f7.pdf")
-    cs = tables_of(los.F5, cs_frame(knee, {"easy": 1000.0}))[los.F5]
+    found = tables_of(los.F5, cs_frame(knee, {"easy": 1000.0}))
+    cs = found[los.F5]
+    cs.attrs["seeds"] = found[f"{los.F5}.seeds"]
     target_figure(cs, targets[los.F5], tmp_path / "f5.png", tmp_path / "f5.pdf")
     spec_t = targets[los.T4]
     baselines = spec_t.args["baselines"]

@@ -142,6 +142,8 @@ def test_a_toy_family_runs_through_every_stage(toy: Path) -> None:
             chosen = choose(spec, table_path(target))
             Path(plan.choosing[target]).parent.mkdir(parents=True, exist_ok=True)
             Path(plan.choosing[target]).write_text(json.dumps(chosen))
+        if Path(table_path(target, seeds=True)).exists():
+            table.attrs["seeds"] = pd.read_csv(table_path(target, seeds=True))
         target_figure(table, spec, toy / f"{target}.png", toy / f"{target}.pdf")
         assert (toy / f"{target}.png").stat().st_size > 1000
     f3 = pd.read_csv(table_path("TOY-F3"))

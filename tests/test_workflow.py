@@ -11,11 +11,13 @@ About a minute and a half on 2 cores.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -120,7 +122,7 @@ def test_sensitivity_tables_judge_claims_under_each_reading(workdir: Path) -> No
     assert policies == {"SbmFairFcfs", "SbmFairBf", "SchFairFcfs", "SchFairBf"}
     assert (results / "workloads" / "los@lead-one-day").is_dir()
     assert not (results / "figures" / "HRF-F7@sqrt-share.png").exists()
-    assert "Sensitivity: HRF-sensitivity" in (results / "summary.html").read_text()
+    assert "id='sensitivity-hrf'" in (results / "summary.html").read_text()
 
 
 def test_los_tables_carry_the_load_knob_and_the_chosen_cs(workdir: Path) -> None:
@@ -354,6 +356,7 @@ def test_report(workdir: Path) -> None:
     for target in TARGETS:
         assert f"{target}.png" in page
     assert "F5-awt-rises" in page  # the claims reach the figure captions
+    assert "Schedules" in page and "representative run" in page  # the schedule pictures
     assert "F7-dlos-best-wait" in page and "results/chosen/LOS-CS20.json" in page
     assert "System Message" not in page  # captions render without reST errors
 
@@ -529,3 +532,220 @@ def test_a_log_an_earlier_run_fetched_is_used_without_fetching_again(tmp_path: P
     assert result.returncode == 0, text[-3000:]
     jobs = text.split("Job stats:")[1].split("total")[0]
     assert "simulate" in jobs and "fetch_trace" not in jobs
+
+
+# ----------------------------------------------------------------------------- pictures
+
+DIFF_CLAIM = re.compile(r"(?P<label>[^;:]+): (?:rho \S+, last - first|diff) "
+                        r"(?P<mean>\S+) \[(?P<low>\S+), (?P<high>\S+)\]")
+
+
+def planned(workdir: Path) -> Any:
+    """The plan of the .test run (the workflow's own config and log directory)."""
+    import yaml
+
+    from schedsim.experiments.plan import build_plan
+
+    config = yaml.safe_load((workdir / CONFIG).read_text())
+    config["traces"]["search"] = [str(KTH.parent)]
+    return build_plan(config, base=workdir)
+
+
+def drawn_figure(workdir: Path, plan: Any, target: str) -> Any:
+    from schedsim.experiments.family import get_family
+    from schedsim.plots import draw
+
+    spec = plan.targets[target]
+    get_family(spec.family, spec.module or None)
+    tables = workdir / "results" / "tables"
+    table = pd.read_csv(tables / f"{target}.csv")
+    table.attrs["seeds"] = pd.read_csv(tables / f"{target}.seeds.csv")
+    return draw(table, spec)
+
+
+def claimed(workdir: Path, claim_id: str) -> list[tuple[str, str, str, str]]:
+    """(label, mean, low, high) of every paired difference a claim's numbers state."""
+    claims = pd.read_csv(workdir / "results" / "claims.csv", keep_default_na=False)
+    text = claims.loc[claims["claim_id"] == claim_id, "our_value"].iloc[0]
+    return [(m["label"].strip(), m["mean"], m["low"], m["high"]) for m in
+            DIFF_CLAIM.finditer(text)]
+
+
+def shown(point: tuple[str, float, float, float, float]) -> tuple[str, str, str]:
+    """A drawn point's mean and bounds as the claims table writes numbers."""
+    from schedsim.verdicts import _num
+
+    return _num(point[2]), _num(point[3]), _num(point[4])
+
+
+def significant(low: str, high: str) -> bool:
+    values = [float(v.replace(",", "")) for v in (low, high)]
+    return values[0] > 0 or values[1] < 0
+
+
+def assert_same(stated: list[tuple[str, str, str, str]],
+                drawn: list[tuple[str, str, str, str]]) -> None:
+    """The drawn intervals are the claims' (same numbers), so each excludes 0 exactly where
+    the claims table says significant."""
+    assert sorted(stated) == sorted(drawn)
+    assert [significant(s[2], s[3]) for s in sorted(stated)] == \
+        [significant(d[2], d[3]) for d in sorted(drawn)]
+
+
+def test_los_f5_difference_panel_is_the_claims(workdir: Path) -> None:
+    from helpers import drawn_differences
+
+    drawn = drawn_differences(drawn_figure(workdir, planned(workdir), "LOS-F5"))
+    for claim, metric in (("F5-dlos-beats-wait", "AWT"), ("F5-dlos-beats-util", "utilization")):
+        stated = [(re.sub(r" C_s \S+$", "", label).replace(" vs ", " \u2212 "), *numbers)
+                  for label, *numbers in claimed(workdir, claim)]
+        points = [(p[0], *shown(p)) for series in drawn[f"paired-difference:{metric}"]
+                  for p in series]
+        assert len(stated) == 2 * 3  # Delayed-LOS vs EASY and vs LOS at C_s 1, 4, 8
+        assert_same(stated, points)
+
+
+def test_hrf_f6_difference_panel_is_the_claims(workdir: Path) -> None:
+    """The trends' last - first change is the drawn difference at the last threshold."""
+    from helpers import drawn_differences
+
+    drawn = drawn_differences(drawn_figure(workdir, planned(workdir), "HRF-F6"))
+    for claim, metric in (("F6-awt-rises", "AWT"), ("F6-art-falls", "ART")):
+        stated = [(label.split("/")[0], *numbers) for label, *numbers in
+                  claimed(workdir, claim)]
+        last = [max(series, key=lambda p: p[1]) for series in
+                drawn[f"paired-difference:{metric}"]]
+        assert len(stated) == 2 * 3  # two policies, three loads
+        assert_same(stated, [(p[0], *shown(p)) for p in last])
+
+
+def test_slack_f9_difference_panel_is_the_claims(workdir: Path) -> None:
+    """Each class's sign check (Scojo-PECT + slack vs the original, per goal)."""
+    from helpers import drawn_differences
+
+    drawn = drawn_differences(drawn_figure(workdir, planned(workdir), "SLACK-F9"))
+    for goal in ("G1", "G2"):
+        for label, *numbers in claimed(workdir, f"F9-{goal.lower()}-improvement"):
+            klass = label.split()[0]
+            points = [p for series in drawn[f"paired-difference:RR_{klass}"] for p in series
+                      if p[0].startswith("Scojo-PECT + slack") and f"goal {goal}" in p[0]]
+            assert len(points) == 1
+            assert_same([("x", *numbers)], [("x", *shown(points[0]))])
+
+
+def test_figures_and_schedules_are_byte_identical(workdir: Path, tmp_path: Path) -> None:
+    """Drawn again in another process, a figure and a representative schedule are the
+    same bytes as the workflow's."""
+    from schedsim.experiments.schedules import plan_schedules, write_schedule
+    from schedsim.plots import save_one
+
+    plan = planned(workdir)
+    results = workdir / "results"
+    for target in ("LOS-F5", "HRF-F7", "SLACK-F9", "IHAP-F1"):
+        save_one(drawn_figure(workdir, plan, target), tmp_path / f"{target}.png")
+        assert (tmp_path / f"{target}.png").read_bytes() == \
+            (results / "figures" / f"{target}.png").read_bytes(), target
+    import yaml
+
+    config = yaml.safe_load((workdir / CONFIG).read_text())
+    spec = plan_schedules(config, plan)["SLACK-F9"]
+    cwd = Path.cwd()
+    os.chdir(workdir)
+    try:
+        write_schedule(spec, str(tmp_path / "s.swf"), str(tmp_path / "s.png"))
+    finally:
+        os.chdir(cwd)
+    assert (tmp_path / "s.swf").read_bytes() == (results / "schedules" / "SLACK-F9.swf"
+                                                 ).read_bytes()
+    assert (tmp_path / "s.png").read_bytes() == (results / "schedules" / "SLACK-F9.png"
+                                                 ).read_bytes()
+
+
+def test_every_representative_schedule_is_drawn(workdir: Path) -> None:
+    schedules = workdir / "results" / "schedules"
+    for target in ("HRF-F5", "LOS-F5", "SLACK-F9", "IHAP-F1", *GOAL_TARGETS[:1]):
+        text = (schedules / f"{target}.swf").read_text()
+        assert text.startswith(f"; Representative: {target}:")
+        assert (schedules / f"{target}.png").stat().st_size > 20_000
+    if GOAL_TARGETS:
+        assert "; Partitions: 64 64" in (schedules / "GOAL-F3.swf").read_text()
+    assert "; Run: " in (schedules / "SLACK-F9.swf").read_text()  # Scojo-PECT's segments
+
+
+def test_the_summary_page_leads(workdir: Path) -> None:
+    page = (workdir / "results" / "summary.html").read_text()
+    assert page.index("id='overview'") < page.index("id='contents'") < page.index("<img")
+    for family in ("hrf", "los", "ihap", "slack"):
+        assert f"<a href='#family-{family}'>{family.upper()}</a>" in page
+    for target in TARGETS:
+        assert f"id='{target}'" in page and f"href='#{target}'" in page
+    assert "id='schedule-SLACK-F9'" in page and "href='#sens-hrf-T1-hrf-picks-A'" in page
+    if GOAL_TARGETS:  # a table target is a table, not a picture of one
+        assert "<div id='fig-GOAL-T2'><table" in page
+    assert (workdir / "results" / "summary.html").stat().st_size < 10_000_000
+
+
+def chromium() -> str | None:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None and os.environ.get("SCHEDSIM_REQUIRE_BROWSER") == "1":
+        pytest.fail("chromium is not installed (.ci/run installs Debian's chromium)")
+    return found
+
+
+def headless(browser: str, profile: Path, *args: str) -> subprocess.CompletedProcess:
+    """Debian's Chromium, headless, with nothing that reaches the network."""
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--no-first-run",
+             "--disable-quic", f"--user-data-dir={profile}"]
+    return subprocess.run([browser, *flags, *args], capture_output=True, text=True,
+                          timeout=180, check=False)
+
+
+IMAGE_CHECK = """<script>
+window.addEventListener('load', () => {
+  const images = Array.from(document.images);
+  const broken = images.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.alt);
+  const sizes = images.map(i => i.alt + '=' + i.naturalWidth + 'x' + i.naturalHeight);
+  document.body.setAttribute('data-images', images.length + ' ' + broken.length);
+  document.body.setAttribute('data-broken', broken.join('|'));
+  document.body.setAttribute('data-sizes', sizes.join('|'));
+});
+</script>"""
+
+
+def test_the_summary_page_renders_in_a_browser(workdir: Path, tmp_path: Path) -> None:
+    """Headless Chromium renders the page: every image loads, the overview is there, a
+    screenshot is taken; one Gantt picture has its size and its colours."""
+    from PIL import Image
+
+    browser = chromium()
+    if browser is None:
+        pytest.skip("chromium is not installed")
+    page = workdir / "results" / "summary.html"
+    shot = tmp_path / "top.png"
+    result = headless(browser, tmp_path / "profile-shot", f"--screenshot={shot}",
+                      "--window-size=1400,1800", page.as_uri())
+    assert shot.is_file() and shot.stat().st_size > 50_000, result.stderr[-2000:]
+    assert len(Image.open(shot).getcolors(2**20) or []) > 50  # a page, not a blank
+    checked = tmp_path / "checked.html"  # the page with a check appended, in a copy
+    checked.write_text(page.read_text().replace("</body>", IMAGE_CHECK + "</body>"))
+    result = headless(browser, tmp_path / "profile-dom", "--dump-dom",
+                      "--virtual-time-budget=20000", checked.as_uri())
+    dom = result.stdout
+    found = re.search(r'data-images="(\d+) (\d+)"', dom)
+    assert found is not None, result.stderr[-2000:]
+    images, broken = int(found.group(1)), int(found.group(2))
+    expected = len(re.findall(r"<img ", page.read_text()))
+    assert images == expected > len(TARGETS) and broken == 0, dom[:500]
+    assert 'id="overview-table"' in dom and ">SLACK</a>" in dom
+    sizes = dict(item.split("=") for item in re.search(r'data-sizes="([^"]*)"', dom).group(1)
+                 .split("|"))
+    width, height = (int(v) for v in sizes["SLACK-F9 schedule"].split("x"))
+    gantt = Image.open(workdir / "results" / "schedules" / "SLACK-F9.png").convert("RGB")
+    assert (width, height) == gantt.size and width > 1200 and height > 800
+    colors = {color for _, color in gantt.getcolors(2**20)}
+    assert len(colors) > 20
+    from schedsim.gantt import JOB_COLORS
+
+    drawn = {tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in JOB_COLORS} & colors
+    assert len(drawn) >= 8  # jobs in many of the palette's colours

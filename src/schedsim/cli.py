@@ -1,4 +1,4 @@
-"""The ``schedsim`` command: generate, simulate, convert, policies, models.
+"""The ``schedsim`` command: generate, simulate, convert, plot, policies, models.
 
 Contract (docs/architecture.md): bad input ends with exit code 2 and one line naming
 the file, line and field or the parameter and its allowed values; never a
@@ -30,7 +30,6 @@ from schedsim.atomic import (
 from schedsim.engine import Schedule, SimulationError, simulate
 from schedsim.errors import InputError
 from schedsim.inputs import check_input
-from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.machineopts import (
     add_machine_options,
@@ -48,6 +47,7 @@ from schedsim.policies.registry import (
     run_features,
 )
 from schedsim.progress import Progress, compile_notice
+from schedsim.schedule_file import allocation_notes, job_rows, schedule_header
 from schedsim.workloads.base import MAX_JOBS, SEED_RANGE, all_models, get_model
 from schedsim.workloads.batsim import convert_text, jobs_csv_text, schedule_runs
 from schedsim.workloads.columns import swf_lines
@@ -112,6 +112,16 @@ def build_parser() -> argparse.ArgumentParser:
     conv.add_argument("out", help="output: .json for an SWF source, .swf for a Batsim one")
     conv.add_argument("--procs", type=int, default=None,
                       help="nb_res of the Batsim workload (default: the SWF's MaxProcs)")
+
+    plot = sub.add_parser("plot", help="draw a schedule: Gantt chart, queue, utilization")
+    plot.add_argument("schedule", help="a schedule written by `schedsim simulate --out`")
+    plot.add_argument("--out", required=True, help="picture (.png, .pdf or .svg)")
+    plot.add_argument("--start", help="window start: seconds, or e.g. 36h, 10d (default: "
+                      "the first submission)")
+    plot.add_argument("--end", help="window end, as --start (default: the last end)")
+    plot.add_argument("--procs", type=int, default=None,
+                      help="machine size (default: the file's MaxProcs header)")
+    plot.add_argument("--title", default="", help="title (default: the file name)")
 
     sub.add_parser("policies", help="list policies and their parameters")
     sub.add_parser("models", help="list workload models and their parameters")
@@ -179,7 +189,9 @@ def _simulate(args: argparse.Namespace) -> int:
     start, end, procs, summary, schedule = _run(args, workload, machine, policy, load,
                                                 in_columns)
     rows = workload.rows if workload.rows is not None else job_rows(schedule.jobs)
-    header = "".join(f";{h}\n" for h in _schedule_header(args.policy, workload.path, machine))
+    notes = allocation_notes(schedule) if schedule is not None else []
+    header = "".join(f";{h}\n" for h in (*schedule_header(args.policy, workload.path, machine),
+                                          *notes))
     texts: dict[str, str | Iterable[str]] = {
         args.out: itertools.chain([header], swf_lines(rows, start, end, procs))}
     if args.metrics:
@@ -230,19 +242,6 @@ def _columns_run(workload: Workload, machine: Machine, policy: Any, tau: float
     return start, end, procs, summary.as_dict(), None
 
 
-def job_rows(jobs: Sequence[Job]) -> np.ndarray:
-    """SWF lines (18 fields) for jobs read from a file without them (CWF): field 8 the
-    processors, 9 the estimate, 11 status 1, 12-16 user, group, application, queue,
-    partition, the others -1 (unknown)."""
-    rows = np.full((len(jobs), 18), -1.0)
-    rows[:, 10] = 1
-    for i, job in enumerate(jobs):
-        rows[i, [0, 1, 7, 8, 11, 12, 13, 14, 15]] = (
-            job.id, job.submit, job.procs, job.estimate, job.user, job.group, job.app,
-            job.queue, job.partition)
-    return rows
-
-
 def check_outputs(outputs: Sequence[str], source: str | None) -> None:
     """Refuse, before any work, output paths that cannot be written or clash."""
     written = [check_output(p) for p in outputs]
@@ -250,11 +249,6 @@ def check_outputs(outputs: Sequence[str], source: str | None) -> None:
         raise InputError(f"output {source} is the input workload; choose another path")
     if len(set(written)) < len(written):
         raise InputError(f"two outputs are the same file ({', '.join(outputs)})")
-
-
-def _schedule_header(policy: str, path: str, machine: Machine) -> list[str]:
-    return [f" Schedule: policy {policy} by schedsim {__version__}", f" Workload: {path}",
-            f" MaxProcs: {machine.procs}"]
 
 
 def _metrics_text(summary: dict[str, Any], args: argparse.Namespace, machine: Machine,
@@ -277,6 +271,17 @@ def cmd_convert(args: argparse.Namespace) -> int:
     write_text_atomic(args.out, text)
     if note:
         print(f"schedsim convert: note: {args.source}: {note}", file=sys.stderr)
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    from schedsim.gantt import parse_time, plot_schedule
+
+    if args.procs is not None and args.procs <= 0:
+        raise InputError(f"--procs={args.procs} must be a positive integer")
+    check_outputs([args.out], args.schedule)
+    start = parse_time(args.start, "--start") if args.start is not None else None
+    end = parse_time(args.end, "--end") if args.end is not None else None
+    plot_schedule(args.schedule, args.out, start, end, args.procs, args.title)
     return 0
 
 
@@ -317,6 +322,7 @@ def _print_params(specs: Sequence[Any]) -> None:
 
 
 _COMMANDS = {"generate": cmd_generate, "simulate": cmd_simulate, "convert": cmd_convert,
+             "plot": cmd_plot,
              "policies": cmd_policies, "models": cmd_models}
 
 

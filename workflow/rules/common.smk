@@ -22,6 +22,8 @@ from schedsim.experiments.configcheck import (  # noqa: E402
     where_defined,
 )
 from schedsim.experiments.plan import build_plan  # noqa: E402
+from schedsim.experiments.schedules import plan_schedules  # noqa: E402
+from schedsim.experiments.schedules import to_json as schedule_json  # noqa: E402
 from schedsim.experiments.spec import canonical_json, to_json  # noqa: E402
 from schedsim.traces import TraceSettings  # noqa: E402
 
@@ -56,6 +58,11 @@ except (InputError, ValueError) as err:
     config_error(err)
 SRC = Path(workflow.basedir) / "src" / "schedsim"
 TRACES = TraceSettings.of(config)
+# One representative schedule per target that names one (`schedule:`), checked here.
+try:
+    SCHEDULES = plan_schedules(config, PLAN)
+except (InputError, ValueError) as err:
+    raise WorkflowError(f"config: {err}") from None
 
 
 # Every job runs the repository's own package, the code hashed below, whether
@@ -253,6 +260,46 @@ def all_chosen():
     return list(PLAN.choosing.values())
 
 
+# ---------------------------------------------------------------- schedules
+
+
+def schedule_entry(wildcards):
+    if wildcards.target not in SCHEDULES:
+        raise ValueError(f"{wildcards.target} has no representative schedule (schedule:)")
+    return SCHEDULES[wildcards.target]
+
+
+def schedule_inputs(wildcards):
+    """The point's workload files (or log) and the chosen-parameter files it reads."""
+    return schedule_entry(wildcards).inputs
+
+
+def schedule_spec(wildcards):
+    return schedule_json(schedule_entry(wildcards))
+
+
+def schedule_code(wildcards):
+    point = schedule_entry(wildcards).point
+    roots = [provenance.policy_module(point.policy), "schedsim.experiments.cli"]
+    if point.model != "trace":
+        roots.append(provenance.model_module(point.model))
+    return code_of(*roots)
+
+
+def all_schedules():
+    return [spec.png for target, spec in SCHEDULES.items() if target in figure_targets()]
+
+
+def schedule_captions():
+    return canonical_json({target: spec.caption() for target, spec in SCHEDULES.items()})
+
+
+def table_targets():
+    """Targets whose figure is their table: the summary page shows the table itself."""
+    return [f"results/tables/{target}.csv" for target in figure_targets()
+            if PLAN.targets[target].figure.name == "table"]
+
+
 def fetched_log(wildcards):
     """The configured log whose download path is resources/traces/{file}: one this run
     fetches, or one an earlier run fetched (Snakemake still makes a job for that file
@@ -304,5 +351,6 @@ def all_outputs():
         *all_chosen(),
         "results/claims.csv",
         *sensitivity_tables(),
+        *all_schedules(),
         "results/summary.html",
     ]

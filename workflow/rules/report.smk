@@ -1,5 +1,7 @@
-# One self-contained HTML page: every target's figure beside its claims (paper
-# value, ours, verdict). `snakemake --report results/report.html` shows it too.
+# One self-contained HTML page: an overview of the verdicts per family, a table of
+# contents, then every target's figure (a table target's table), its representative
+# schedule and its claims (paper value, ours, verdict), linked to the sensitivity rows.
+# `snakemake --report results/report.html` shows the figures and schedules too.
 
 
 rule report:
@@ -7,6 +9,8 @@ rule report:
         claims="results/claims.csv",
         figures=all_figures("png"),
         sensitivity=sensitivity_tables(),
+        tables=table_targets(),
+        schedules=all_schedules(),
     output:
         report(
             "results/summary.html",
@@ -26,8 +30,11 @@ rule report:
     params:
         not_run=not_run(),
         lead=lead_targets(),
+        captions=schedule_captions(),
         code=SUMMARY_CODE,
     shell:
         "python -m schedsim.experiments summary --claims {input.claims}"
         " --not-run {params.not_run:q} --sensitivity {input.sensitivity}"
-        " --lead {params.lead} --out {output} {input.figures} > {log} 2>&1"
+        " --tables {input.tables} --schedules {input.schedules}"
+        " --schedule-captions {params.captions:q} --lead {params.lead}"
+        " --out {output} {input.figures} > {log} 2>&1"

@@ -10,6 +10,7 @@ Subcommands:
 * ``choose``     a target's table -> ``results/chosen/<target>.json`` (its chosen parameter);
 * ``figure``     a target's table -> PNG and PDF;
 * ``claims``     tables -> ``results/claims.csv`` and one caption snippet per target;
+* ``schedule``   a target's representative schedule -> its SWF file and its picture;
 * ``summary``    claims and figures -> one self-contained HTML page;
 * ``benchmarks`` per-rule totals of the ``benchmark:`` files (docs/performance-pipeline.md).
 
@@ -98,6 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("directory", nargs="?", default="results/benchmarks")
     bench.add_argument("--by-family", action="store_true",
                        help="one row per (family, reading) instead of per rule and target")
+    sch = sub.add_parser("schedule", help="a target's representative schedule and picture")
+    sch.add_argument("--spec", required=True, help="JSON schedule spec (as the rule passes it)")
+    sch.add_argument("--swf", required=True, help="output schedule (SWF)")
+    sch.add_argument("--png", required=True, help="output picture")
     summ = sub.add_parser("summary", help="claims and figures as one HTML page")
     summ.add_argument("--claims", required=True)
     summ.add_argument("--out", required=True)
@@ -106,6 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
                       help="sensitivity tables (<FAMILY>-sensitivity.csv)")
     summ.add_argument("--lead", nargs="*", default=[],
                       help="targets drawn first (every policy on the real logs)")
+    summ.add_argument("--tables", nargs="*", default=[],
+                      help="tables shown as tables, not as their figure (<target>.csv)")
+    summ.add_argument("--schedules", nargs="*", default=[],
+                      help="representative schedule pictures (<target>.png)")
+    summ.add_argument("--schedule-captions", default="{}",
+                      help="JSON: target -> what its representative schedule shows")
     summ.add_argument("figures", nargs="*", help="figure PNGs (<target>.png)")
     return parser
 
@@ -292,18 +303,32 @@ def cmd_claims(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_schedule(args: argparse.Namespace) -> int:
+    from schedsim.experiments.schedules import from_json, write_schedule
+
+    spec = from_json(args.spec)
+    jobs = write_schedule(spec, args.swf, args.png)
+    print(f"{spec.target}: {jobs} jobs simulated; {spec.caption()}")
+    return 0
+
+
 def cmd_summary(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from schedsim.atomic import write_text_atomic
-    from schedsim.summary import summary_html
+    from schedsim.summary import Pictures, summary_html
 
     claims_table = pd.read_csv(args.claims, keep_default_na=False)
     sensitivity = {Path(p).stem: pd.read_csv(p, keep_default_na=False)
                    for p in args.sensitivity}
-    page = summary_html(claims_table, {Path(p).stem: Path(p) for p in args.figures},
-                        json.loads(args.not_run), sensitivity, args.lead)
+    pictures = Pictures({Path(p).stem: Path(p) for p in args.figures},
+                        {Path(p).stem: pd.read_csv(p) for p in args.tables},
+                        {Path(p).stem: Path(p) for p in args.schedules},
+                        json.loads(args.schedule_captions))
+    page = summary_html(claims_table, pictures, json.loads(args.not_run), sensitivity,
+                        args.lead)
     write_text_atomic(args.out, page)
+    print(f"{args.out}: {len(page.encode('utf-8')) / 1e6:.2f} MB")
     return 0
 
 
@@ -359,4 +384,5 @@ def _benchmarks_by_family(data: Any) -> int:
 
 COMMANDS = {"plan": cmd_plan, "generate": cmd_generate, "run-point": cmd_run_point,
             "aggregate": cmd_aggregate, "choose": cmd_choose, "figure": cmd_figure,
-            "claims": cmd_claims, "summary": cmd_summary, "benchmarks": cmd_benchmarks}
+            "claims": cmd_claims, "schedule": cmd_schedule, "summary": cmd_summary,
+            "benchmarks": cmd_benchmarks}

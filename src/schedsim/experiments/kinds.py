@@ -136,7 +136,37 @@ class Context:
         if name not in figure_names():
             raise InputError(f"figure {name!r} is not a figure; known: "
                              f"{', '.join(figure_names())}")
-        return FigureSpec(name, tuple(given.get("metrics") or ()))
+        compare_x = given.get("compare_x")
+        return FigureSpec(name, tuple(given.get("metrics") or ()),
+                          tuple((str(a), str(b)) for a, b in given.get("compare") or ()),
+                          float(compare_x) if compare_x is not None else None)
+
+
+def check_figure(spec: TargetSpec) -> None:
+    """Raise ValueError for ``figure.compare`` / ``compare_x`` that do not fit the target:
+    a pair naming a policy the target does not run, or an x that is not a swept value."""
+    figure = spec.figure
+    if not (figure.compare or figure.compare_x is not None):
+        return
+    where = f"target {spec.target}: figure"
+    if spec.kind != SWEEP:
+        raise ValueError(f"{where}.compare and compare_x draw paired differences of a sweep; "
+                         f"a {spec.kind} target has none (drop them)")
+    if figure.compare and figure.compare_x is not None:
+        raise ValueError(f"{where}: give compare (policy pairs) or compare_x (a reference x), "
+                         "not both")
+    for a, b in figure.compare:
+        unknown = [p for p in (a, b) if p not in spec.policies]
+        if unknown or a == b:
+            raise ValueError(f"{where}.compare [{a}, {b}]: each pair names two different "
+                             f"policies the target runs ({', '.join(spec.policies)})")
+    if figure.compare_x is not None:
+        values = [float(v) for v in spec.sweep.get(str(spec.x), ()) if not isinstance(v, str)]
+        if not any(abs(v - figure.compare_x) < 1e-9 for v in values):
+            raise ValueError(f"{where}.compare_x={figure.compare_x:g}: must be one of the swept "
+                             f"values of x = {spec.x} ({', '.join(f'{v:g}' for v in values)})"
+                             if values else f"{where}.compare_x: x = {spec.x} is not a swept "
+                             "parameter of the target")
 
 
 # ----------------------------------------------------------------------------- sweep
@@ -171,7 +201,7 @@ class Sweep:
                                "choose.metric": [choose.metric] if choose else []},
                       {"x": sorted(columns), "figure.metrics": ctx.family.metrics,
                        "choose.metric": ctx.family.metrics})
-        return TargetSpec(
+        spec = TargetSpec(
             family=ctx.family.name, module=ctx.module, target=target, kind=SWEEP,
             figure=figure, policies=policies,
             variants=tuple(variants), variant_column=ctx.family.variant_column,
@@ -185,6 +215,8 @@ class Sweep:
             seed_labels={str(i): m for i, m in enumerate(months, start=1)},
             level=float(ctx.section.get("level", 0.95)),
             precision={m: float(v) for m, v in (ctx.section.get("precision") or {}).items()})
+        check_figure(spec)
+        return spec
 
     def panels(self, ctx: Context, target: str, raw: Mapping[str, Any]) -> tuple[PanelSpec, ...]:
         given = raw.get("panels") or [{"name": (raw.get("trace") or {}).get("name", ""),
@@ -429,10 +461,13 @@ class Derived(Computed):
     name = DERIVED
 
     def target(self, ctx: Context, target: str, raw: Mapping[str, Any]) -> TargetSpec:
-        return TargetSpec(family=ctx.family.name, module=ctx.module, target=target, kind=DERIVED,
-                          figure=ctx.figure(raw, "table"), sources=tuple(raw["sources"]),
-                          function=raw["function"], args=dict(raw.get("args") or {}),
+        spec = TargetSpec(family=ctx.family.name, module=ctx.module, target=target,
+                          kind=DERIVED, figure=ctx.figure(raw, "table"),
+                          sources=tuple(raw["sources"]), function=raw["function"],
+                          args=dict(raw.get("args") or {}),
                           policy_labels=dict(ctx.section.get("policy_labels") or {}))
+        check_figure(spec)
+        return spec
 
     def inputs(self, spec: TargetSpec, points: Sequence[PointSpec]) -> list[str]:
         return [path for source in spec.sources
@@ -452,9 +487,11 @@ class Example(Computed):
     name = EXAMPLE
 
     def target(self, ctx: Context, target: str, raw: Mapping[str, Any]) -> TargetSpec:
-        return TargetSpec(family=ctx.family.name, module=ctx.module, target=target, kind=EXAMPLE,
-                          figure=ctx.figure(raw, "table"), function=raw["function"],
-                          args=dict(raw.get("args") or {}))
+        spec = TargetSpec(family=ctx.family.name, module=ctx.module, target=target,
+                          kind=EXAMPLE, figure=ctx.figure(raw, "table"),
+                          function=raw["function"], args=dict(raw.get("args") or {}))
+        check_figure(spec)
+        return spec
 
     def inputs(self, spec: TargetSpec, points: Sequence[PointSpec]) -> list[str]:
         return []

@@ -132,10 +132,17 @@ class ChooseSpec:
 
 @dataclass(frozen=True)
 class FigureSpec:
-    """The figure of a target: a registered figure name and what it draws."""
+    """The figure of a target: a registered figure name and what it draws.
+
+    ``compare``: policy pairs (A, B) whose paired difference A - B the figure draws
+    beside the paper's panels (the pairs the claims compare); ``compare_x``: instead,
+    each curve minus its own value at this x (the reference point of a trend).
+    """
 
     name: str
     metrics: tuple[str, ...] = ()
+    compare: tuple[tuple[str, str], ...] = ()
+    compare_x: float | None = None
 
 
 @dataclass(frozen=True)
@@ -230,7 +237,10 @@ def point_from_json(text: str | Mapping[str, Any]) -> PointSpec:
 
 def target_from_json(text: str | Mapping[str, Any]) -> TargetSpec:
     data = json.loads(text) if isinstance(text, str) else dict(text)
-    data["figure"] = FigureSpec(data["figure"]["name"], tuple(data["figure"]["metrics"]))
+    given = data["figure"]
+    data["figure"] = FigureSpec(given["name"], tuple(given["metrics"]),
+                                tuple((str(a), str(b)) for a, b in given.get("compare", ())),
+                                given.get("compare_x"))
     data["panels"] = tuple(PanelSpec(p["name"], tuple(p["policies"]), p.get("values", {}),
                                      p.get("chosen", {})) for p in data.get("panels", ()))
     data["choose"] = ChooseSpec(**data["choose"]) if data.get("choose") else None

@@ -20,11 +20,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from schedsim import plots
 from schedsim.claims import claim
 from schedsim.experiments.family import POSITIVE, Family, Variant, axis_schemas, options_schema
 from schedsim.experiments.kinds import SEEDS_SUFFIX, example_function
 from schedsim.experiments.spec import TargetSpec
-from schedsim.plots import PANEL_LETTERS, STYLE, panels, register_figure
+from schedsim.plots import (
+    PANEL_LETTERS,
+    STYLE,
+    PaperValue,
+    panels,
+    register_figure,
+    register_labels,
+    register_paper_values,
+)
 from schedsim.stats import mean_ci
 from schedsim.tables import per_seed, select
 from schedsim.verdicts import (
@@ -550,7 +559,19 @@ def claim_f7_up_to(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, An
     return magnitude(PAPER_UP_TO, pd.concat(cuts, axis=1).max(axis=1).dropna())
 
 
-# ----------------------------------------------------------------------------- figure: HRF-T1
+# ----------------------------------------------------------------------------- figures
+
+register_labels(FAMILY_NAME, {"alpha": "$\\alpha$", "threshold": "threshold",
+                              "mean_interarrival": lambda v: f"mean inter-arrival {v:,.0f} s"})
+
+
+@register_paper_values(F7)
+def middle_load_values(spec: TargetSpec) -> list[PaperValue]:
+    """Fig. 7b's combined ATT at middle load, as sec. 6.3 prints them."""
+    return [PaperValue("ATT", value, policy, "middle", source="sec. 6.3, Fig. 7b")
+            for policy, value in PAPER_MIDDLE_ATT.items()]
+
+
 
 
 @register_figure("hrf-gantt")
@@ -568,7 +589,7 @@ def example_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
             ax.set_title(f"({PANEL_LETTERS[index]}) strategy {name}: ATT "
                          f"{part['ATT'].iloc[0]:.2f} s (paper {part['paper_ATT'].iloc[0]:g})"
                          f"{chosen}")
-        fig.suptitle(f"{spec.target}: worked example, simulated by our engine", fontsize=9)
+        plots.suptitle(fig, f"{spec.target}: worked example, simulated by our engine")
     return fig
 
 
@@ -585,3 +606,4 @@ def _gantt(ax: Any, part: pd.DataFrame, procs: int) -> None:
     ax.set_yticks(range(procs), [f"P{p + 1}" for p in range(procs)])
     ax.set_xlabel("time (s)")
     ax.set_xlim(0, float(part["end"].max()) + 1)
+    plots.integer_axis(ax, "x")  # the example's times are whole seconds

@@ -19,6 +19,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from schedsim import plots
 from schedsim.claims import claim
 from schedsim.experiments.family import (
     POSITIVE,
@@ -30,7 +31,7 @@ from schedsim.experiments.family import (
 )
 from schedsim.experiments.kinds import SEEDS_SUFFIX
 from schedsim.experiments.spec import MachineSpec, TargetSpec, fmt_value
-from schedsim.plots import COLORS, LINESTYLES, MARKERS, STYLE, register_figure
+from schedsim.plots import COLORS, LINESTYLES, MARKERS, STYLE, register_figure, register_labels
 from schedsim.tables import per_seed, select
 from schedsim.verdicts import (
     CONTRADICTED,
@@ -325,20 +326,25 @@ for _target in (F1, F2, F3):
 # ----------------------------------------------------------------------------- figure
 
 
+register_labels(FAMILY_NAME, {**AXIS_NAMES, "MRT": "mean response time (s)",
+                              "power": "computing power per job (BPU)"})
+
+
 @register_figure("ihap-mrt")
 def mrt_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
     """MRT with its interval and the mean computing power per job, one line per policy,
-    against the target's axis; a point whose MRT misses the precision limit is ringed."""
+    against the target's axis (a point whose MRT misses the precision limit is ringed);
+    below, IHAP's paired differences to HAP and MAP over the batches (``figure.compare``)."""
     import matplotlib
-    from matplotlib.figure import Figure
 
     x = spec.x or "utilization"
     metrics = list(spec.figure.metrics) or ["MRT", "power"]
     limit = spec.precision.get("MRT")
+    seeds = plots.seeds_of(table, spec)
     with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(4.3 * len(metrics), 3.4), layout="constrained")
-        axes = list(fig.subplots(1, len(metrics), squeeze=False).flat)
-        for index, (ax, metric) in enumerate(zip(axes, metrics, strict=True)):
+        fig, grid = plots.grid_of(2, len(metrics), width=4.4, height=3.2)
+        for index, metric in enumerate(metrics):
+            ax, diff_ax = grid[0][index], grid[1][index]
             for number, policy in enumerate(spec.policies):
                 rows = select(table, {"policy": policy}).sort_values(x)
                 if rows.empty:
@@ -357,14 +363,17 @@ def mrt_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
                                edgecolors="red", linewidths=1.2, zorder=5,
                                label=(f"relative error > {limit:.0%}" if limit else
                                       "imprecise"))
-            ax.set_xlabel(AXIS_NAMES.get(x, x))
-            ax.set_ylabel({"MRT": "mean response time (s)",
-                           "power": "computing power per job (BPU)"}.get(metric, metric))
-            ax.set_title(f"({chr(97 + index)}) {metric}", fontsize=9)
+            ax.set_title(f"{plots.letter(index)} {plots.name_of(spec, metric)}", fontsize=9)
+            plots.metric_axis(ax, spec, metric)
+            plots.set_x_ticks(ax, list(table[x].dropna()))
             ax.grid(alpha=0.3)
-        handles, labels = axes[0].get_legend_handles_labels()
-        unique = dict(zip(labels, handles, strict=True))
-        fig.legend(unique.values(), unique.keys(), loc="outside lower center",
-                   ncols=len(unique), frameon=False)
-        fig.suptitle(f"{spec.target}: mean of {spec.seed_unit}, {spec.level:.0%} CI", fontsize=9)
+            diffs = plots.paired_differences(seeds, spec, metric)
+            plots.draw_difference_curves(diff_ax, diffs, spec, metric)
+            diff_ax.set_title(f"{plots.letter(len(metrics) + index)} "
+                              f"{plots.difference_title(spec, metric)}", fontsize=9)
+            diff_ax.set_xlabel(plots.name_of(spec, x))
+        plots.outside_legend(fig, [ax for row in grid for ax in row])
+        plots.suptitle(fig, f"{spec.target}: mean of {plots.replications(table)} {spec.seed_unit}, "
+                     f"{spec.level:.0%} CI; "
+                     f"{plots.significance_note(spec)}")
     return fig

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from schedsim import plots
 from schedsim.claims import claim
 from schedsim.experiments.family import (
     POSITIVE,
@@ -42,7 +43,7 @@ from schedsim.experiments.family import (
 )
 from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function
 from schedsim.experiments.spec import TargetSpec, fmt_value
-from schedsim.plots import COLORS, STYLE, panels, register_figure
+from schedsim.plots import COLORS, STYLE, panels, register_figure, register_labels
 from schedsim.stats import mean_ci
 from schedsim.tables import mean_of, paired_difference, per_seed, select
 from schedsim.verdicts import (
@@ -69,6 +70,8 @@ CS_KIND, LOAD_KIND, TRACE_KIND, TABLE_KIND = "cs-sweep", "load-sweep", "trace-sw
 METRICS = ("utilization", "AWT", "slowdown", "BSLD", "max_wait", "ATT", "ART",
            "offered_load", "barr", "natural_load", "dedicated_on_time", "dedicated_lateness",
            "elastic_running_share")
+PAPER_TABLE_NAMES = {"LOS-T4": "Table IV", "LOS-T5": "Table V", "LOS-T6": "Table VI",
+                     "LOS-T7": "Table VII"}
 TABLE_METRICS = (("utilization", "Utilization", +1), ("AWT", "Job waiting time", -1),
                  ("slowdown", "Slowdown", -1))
 
@@ -633,7 +636,20 @@ for _target, _text in ((T4, "Delayed-LOS over LOS and EASY, P_S 0.2 (Table IV, F
         lambda tables, settings, _t=_target: max_of_means(tables, _t))
 
 
-# ----------------------------------------------------------------------------- figure: T4-T7
+# ----------------------------------------------------------------------------- figures
+
+PANEL_NAMES = {"cs": "", "ps0.5": "", "ps0.8": "", "batch": "batch",
+               "heterogeneous": "heterogeneous", "elastic-batch": "batch",
+               "elastic-heterogeneous": "heterogeneous"}
+
+register_labels(FAMILY_NAME, {
+    "c_s": "$C_s$", "ps": "$P_S$", "load": "load",
+    "pd": lambda v: f"$P_D$ {float(v):g}" if float(v) else None,
+    "elastic": lambda v: "elastic" if str(v).lower() == "true" else None,
+    "panel": lambda name: PANEL_NAMES.get(str(name), str(name)),
+    "AWT": "mean job waiting time (s)", "slowdown": "slowdown"})
+
+
 
 
 @register_figure("los-improvement")
@@ -644,7 +660,7 @@ def improvement_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
     baselines = list(spec.args["baselines"])
     width = 0.8 / (2 * len(baselines))
     with matplotlib.rc_context(STYLE):
-        fig, (ax,) = panels(1, width=6.4, height=3.8)
+        fig, (ax,) = panels(1, width=6.4, height=3.6)
         for b_index, baseline in enumerate(baselines):
             ours = table[f"{baseline}_ours"].to_numpy()
             low = (ours - table[f"{baseline}_ci_low"].to_numpy()).clip(min=0)
@@ -655,14 +671,14 @@ def improvement_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
                    yerr=[low, high], capsize=2, error_kw={"linewidth": 0.8})
             ax.bar([x + width for x in xs], table[f"{baseline}_paper"], width=width,
                    color="white", edgecolor=COLORS[b_index], hatch="//",
-                   label=f"paper vs {name}")
+                   label=f"paper ({PAPER_TABLE_NAMES[spec.base or spec.target]}) vs {name}")
         ax.set_xticks(range(len(table)), list(table["metric"]))
         ax.axhline(0, color="black", linewidth=0.6)
         ax.set_ylabel("maximum % improvement over the loads")
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(frameon=False)
-        fig.suptitle(f"{spec.target}: {show(spec.args['policy'], spec.policy_labels)} over "
+        fig.legend(loc="outside lower center", ncols=2, frameon=False)
+        plots.suptitle(fig, f"{spec.target}: {show(spec.args['policy'], spec.policy_labels)} over "
                      f"{' and '.join(show(b, spec.policy_labels) for b in baselines)} "
                      f"({spec.sources[0]}, panel {spec.args['panel']}); bars: 95% CI at the "
-                     "load of the maximum", fontsize=9)
+                     "load of the maximum")
     return fig

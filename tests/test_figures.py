@@ -1,0 +1,231 @@
+"""Figures drawn as judged, the summary page, and representative schedules (planning).
+
+The paired differences a figure draws are the verdicts' own (``schedsim.verdicts.paired``
+on the per-seed tables), read back here from the drawn artists; the summary page leads
+with an overview whose shares follow the claims' rule for "explained".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+import yaml
+
+from schedsim.experiments.plan import build_plan
+from schedsim.experiments.schedules import plan_schedules, resolve
+from schedsim.experiments.spec import FigureSpec, TargetSpec
+from schedsim.plots import Difference, draw, paired_differences
+from schedsim.stats import Interval
+from schedsim.summary import Pictures, explained_claims, summary_html
+from schedsim.verdicts import paired
+
+from helpers import drawn_differences
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = (1, 2, 3, 4)
+
+
+def grid_spec(**figure: Any) -> TargetSpec:
+    return TargetSpec(family="los", target="LOS-X", kind="sweep",
+                      figure=FigureSpec("grid", ("AWT",), **figure),
+                      policies=("easy", "LOS", "Delayed-LOS"), variants=("v",),
+                      variant_labels={"v": {"panel": "cs", "ps": 0.5}},
+                      group_by=("policy", "variant", "c_s"), x="c_s", sweep={"c_s": (1, 2)},
+                      panels=(), metrics=("AWT",), policy_labels={"easy": "EASY"})
+
+
+def seeds_table() -> pd.DataFrame:
+    """Per-seed AWT: Delayed-LOS takes c_s (1, 2), easy and LOS do not (c_s empty)."""
+    rows = []
+    for seed in SEEDS:
+        rows.append({"policy": "easy", "variant": "v", "c_s": math.nan, "seed": seed,
+                     "AWT": 100.0 + 10 * seed, "panel": "cs", "ps": 0.5})
+        rows.append({"policy": "LOS", "variant": "v", "c_s": math.nan, "seed": seed,
+                     "AWT": 104.0 + 9 * seed, "panel": "cs", "ps": 0.5})
+        for c_s, gain in ((1, seed - 2.5), (2, 20.0 + seed)):
+            rows.append({"policy": "Delayed-LOS", "variant": "v", "c_s": float(c_s),
+                         "seed": seed, "AWT": 100.0 + 10 * seed - gain, "panel": "cs",
+                         "ps": 0.5})
+    return pd.DataFrame(rows)
+
+
+def aggregated(seeds: pd.DataFrame) -> pd.DataFrame:
+    from schedsim.stats import summarize_seeds
+
+    table = summarize_seeds(seeds, ["policy", "variant", "c_s"], ["AWT"], 0.95)
+    table["panel"], table["ps"] = "cs", 0.5
+    table.attrs["seeds"] = seeds
+    return table
+
+
+def per_seed(seeds: pd.DataFrame, policy: str, c_s: float | None) -> pd.Series:
+    rows = seeds[seeds["policy"] == policy]
+    rows = rows[rows["c_s"].isna()] if c_s is None else rows[rows["c_s"] == c_s]
+    return rows.set_index("seed")["AWT"]
+
+
+def test_a_pair_is_the_verdicts_paired_difference() -> None:
+    seeds = seeds_table()
+    spec = grid_spec(compare=(("Delayed-LOS", "easy"), ("Delayed-LOS", "LOS")))
+    found = paired_differences(seeds, spec, "AWT")
+    assert [(d.label, d.x) for d in found] == [
+        ("Delayed-LOS \u2212 EASY", 1.0), ("Delayed-LOS \u2212 EASY", 2.0),
+        ("Delayed-LOS \u2212 LOS", 1.0), ("Delayed-LOS \u2212 LOS", 2.0)]
+    spec_easy = per_seed(seeds, "easy", None)
+    for diff, c_s in zip(found[:2], (1.0, 2.0), strict=True):
+        expected = paired(per_seed(seeds, "Delayed-LOS", c_s), spec_easy, 0.95)
+        assert diff.interval == expected  # A - B, easy's single point matched at every C_s
+    assert found[0].interval.mean == pytest.approx(0.0)
+    assert not found[0].significant  # gains of -1.5 .. 1.5: the interval covers 0
+    assert found[1].significant and found[1].interval.high < 0
+
+
+def test_compare_x_is_each_curve_minus_its_reference() -> None:
+    seeds = seeds_table()
+    spec = grid_spec(compare_x=1.0)
+    found = paired_differences(seeds, spec, "AWT")
+    assert [d.x for d in found] == [1.0, 2.0]
+    assert found[0].interval.mean == 0.0
+    expected = paired(per_seed(seeds, "Delayed-LOS", 2.0), per_seed(seeds, "Delayed-LOS", 1.0))
+    assert found[1].interval == expected
+
+
+def test_the_drawn_intervals_are_the_computed_ones() -> None:
+    seeds = seeds_table()
+    spec = grid_spec(compare=(("Delayed-LOS", "easy"),))
+    spec = TargetSpec(**{**spec.__dict__, "panels": ()})
+    fig = draw(aggregated(seeds), _with_panel(spec))
+    drawn = [point for series in drawn_differences(fig)["paired-difference:AWT"]
+             for point in series]
+    expected = paired_differences(seeds, spec, "AWT")
+    assert len(drawn) == len(expected)
+    for (label, _, mean, low, high), diff in zip(drawn, expected, strict=True):
+        assert label == diff.label and mean == pytest.approx(diff.interval.mean)
+        assert (low, high) == pytest.approx((diff.interval.low, diff.interval.high)) or \
+            math.isnan(diff.interval.half_width)
+
+
+def _with_panel(spec: TargetSpec) -> TargetSpec:
+    from schedsim.experiments.spec import PanelSpec
+
+    return TargetSpec(**{**spec.__dict__, "panels": (PanelSpec("cs", spec.policies),)})
+
+
+def test_a_figure_without_its_per_seed_table_says_what_it_needs() -> None:
+    table = aggregated(seeds_table())
+    table.attrs.clear()
+    with pytest.raises(ValueError, match="per-seed table"):
+        draw(table, _with_panel(grid_spec()))
+
+
+def test_figure_compare_is_checked_at_planning() -> None:
+    config = yaml.safe_load((ROOT / ".test" / "config" / "config.yaml").read_text())
+    config["los"]["targets"]["LOS-F5"]["figure"]["compare"] = [["Delayed-LOS", "EASY-D"]]
+    with pytest.raises(ValueError, match=re.escape("LOS-F5: figure.compare [Delayed-LOS, EASY-D]")):
+        build_plan(config)
+    config = yaml.safe_load((ROOT / ".test" / "config" / "config.yaml").read_text())
+    config["hrf"]["targets"]["HRF-F5"]["figure"]["compare_x"] = 0.55
+    with pytest.raises(ValueError, match=re.escape("compare_x=0.55: must be one of the swept")):
+        build_plan(config)
+
+
+# ----------------------------------------------------------------------------- summary
+
+
+def claims() -> pd.DataFrame:
+    rows = [("HRF-F5", "F5-a", "reproduced"), ("HRF-F5", "F5-b", "contradicted"),
+            ("HRF-F7", "F7-c", "inconclusive"), ("HRF-F7", "F7-d", "informational"),
+            ("LOS-T2", "T2-e", "not checkable")]
+    return pd.DataFrame([{"target": t, "claim_id": c, "statement": f"statement {c}",
+                          "paper_value": "p", "our_value": "o", "verdict": v, "rule": "r",
+                          "note": ""} for t, c, v in rows])
+
+
+def sensitivity() -> pd.DataFrame:
+    return pd.DataFrame([
+        {"claim_id": "F5-b", "target": "HRF-F5", "reading": "default", "about": "",
+         "verdict": "contradicted", "changed": False, "our_value": "", "rule": ""},
+        {"claim_id": "F5-b", "target": "HRF-F5", "reading": "other", "about": "x",
+         "verdict": "reproduced", "changed": True, "our_value": "", "rule": ""}])
+
+
+def test_explained_claims_follow_the_rule() -> None:
+    assert explained_claims(claims(), "hrf", sensitivity()) == {"F5-b"}
+    assert explained_claims(claims(), "hrf", None) == set()
+
+
+def test_the_summary_leads_with_an_overview_and_links(tmp_path: Path) -> None:
+    from PIL import Image
+
+    png = tmp_path / "HRF-F5.png"
+    Image.new("RGB", (40, 30), (200, 10, 10)).save(png)
+    table = pd.DataFrame({"target": ["LOS-T2"], "month": ["2004-01"], "jobs": [3057.0]})
+    pictures = Pictures({"HRF-F5": png}, {"LOS-T2": table}, {"HRF-F5": png},
+                        {"HRF-F5": "HRFBf, seed 1"})
+    page = summary_html(claims(), pictures, {"LOS-F1": "no log"},
+                        {"HRF-sensitivity": sensitivity()})
+    overview = page[page.index("id='overview-table'"):page.index("</table>")]
+    assert "<td>" in overview and "2 of 3 (67%)" in overview  # F5-a and explained F5-b
+    assert page.index("id='overview'") < page.index("id='contents'") < page.index("<img")
+    assert "href='#sens-hrf-F5-b'" in page and "id='sens-hrf-F5-b'" in page
+    assert "href='#fig-HRF-F5'" in page and "id='fig-HRF-F5'" in page
+    assert "id='claim-hrf-F5-b'" in page and "href='#claim-hrf-F5-b'" in page
+    assert "<td class='num'>3,057</td>" not in page and "<td class='num'>3057</td>" in page
+    assert "Representative schedule: HRFBf, seed 1" in page
+    assert "src='http" not in page and "href='http" not in page  # self-contained
+
+
+# ----------------------------------------------------------------------------- schedules
+
+
+def test_schedule_blocks_pick_one_point() -> None:
+    config = yaml.safe_load((ROOT / ".test" / "config" / "config.yaml").read_text())
+    plan = build_plan(config)
+    found = plan_schedules(config, plan)
+    spec = found["LOS-F5"]
+    assert spec.point.policy == "Delayed-LOS" and spec.inner == {"c_s": 8}
+    assert spec.end == 7 * 86400.0 and spec.seed == plan.points[spec.point.run_path].seeds[0]
+    points = [plan.points[p] for p in plan.inputs_of["LOS-F5"]]
+    for block, message in (
+            ({"policy": "EASY-D"}, "not one the target runs"),
+            ({"policy": "Delayed-LOS", "values": {"c_s": 3}}, "pick no point"),
+            ({"policy": "Delayed-LOS"}, "give c_s in values"),
+            ({"policy": "Delayed-LOS", "values": {"c_s": 8}, "seed": 99}, "seed 99"),
+            ({"policy": "Delayed-LOS", "values": {"c_s": 8}, "end": "soon"}, "end='soon'"),
+            ({"policy": "Delayed-LOS", "values": {"c_s": 8}, "start": "2d", "end": "1d"},
+             "must be after")):
+        with pytest.raises(ValueError, match=message):
+            resolve("LOS-F5", block, points)
+
+
+def test_a_schedule_block_on_a_derived_target_is_an_error() -> None:
+    config = yaml.safe_load((ROOT / ".test" / "config" / "config.yaml").read_text())
+    config["los"]["targets"]["LOS-T4"]["schedule"] = {"policy": "LOS"}
+    with pytest.raises(ValueError, match="LOS-T4: schedule: a derived target"):
+        plan_schedules(config, build_plan(config))
+
+
+def test_difference_significance_is_the_verdicts() -> None:
+    inside = Difference("a", "A", "B", "", "", "AWT", 1.0, Interval(1.0, 2.0, 4))
+    outside = Difference("a", "A", "B", "", "", "AWT", 1.0, Interval(-3.0, 2.0, 4))
+    none = Difference("a", "A", "B", "", "", "AWT", 1.0, Interval(-3.0, math.nan, 1))
+    assert not inside.significant and outside.significant and not none.significant
+
+
+def test_a_figure_does_not_depend_on_how_its_spec_was_read(tmp_path: Path) -> None:
+    """The rule passes the spec as JSON (keys sorted); a figure drawn from the plan (config
+    order) must be the same bytes."""
+    from schedsim.experiments.spec import target_from_json, to_json
+    from schedsim.plots import save_one
+
+    spec = _with_panel(grid_spec(compare=(("Delayed-LOS", "easy"),)))
+    spec = TargetSpec(**{**spec.__dict__,
+                         "variant_labels": {"v": {"ps": 0.5, "load": 0.9, "panel": "cs"}}})
+    for name, drawn in (("plan", spec), ("json", target_from_json(to_json(spec)))):
+        save_one(draw(aggregated(seeds_table()), drawn), tmp_path / f"{name}.png")
+    assert (tmp_path / "plan.png").read_bytes() == (tmp_path / "json.png").read_bytes()
