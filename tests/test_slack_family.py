@@ -39,6 +39,35 @@ def test_relative_responses_per_class_by_hand() -> None:
     assert got["RR_all"] == pytest.approx((1.0 + 21.0 + 2_100.5) / 3)
 
 
+def test_workload_shares_by_hand() -> None:
+    """Table 2's characteristics of the jobs above plus a serial and a 3-processor job:
+    classes by run time, work = processors x run time, power-of-two among parallel jobs."""
+    jobs = [Job(1, 0.0, 20_000.0, 2, 20_000.0), Job(2, 0.0, 1_000.0, 2, 1_000.0),
+            Job(3, 0.0, 5.0, 2, 5.0), Job(4, 0.0, 5.0, 1, 5.0), Job(5, 0.0, 700.0, 3, 700.0)]
+    machine = Machine(4)
+    got = slack.workload_shares(simulate(jobs, machine, make_policy("conservative", {},
+                                                                     machine)))
+    work = 40_000 + 2_000 + 10 + 5 + 2_100
+    assert got["jobs_long"] == pytest.approx(1 / 5) and got["jobs_medium"] == pytest.approx(2 / 5)
+    assert got["jobs_short"] == pytest.approx(2 / 5)
+    assert got["work_long"] == pytest.approx(40_000 / work)
+    assert got["work_short"] == pytest.approx(15 / work)
+    assert got["serial"] == pytest.approx(1 / 5)
+    assert got["power_of_two"] == pytest.approx(3 / 4)
+
+
+def test_scojo_slack_counts_unfair_jobs_per_class() -> None:
+    """The unfair jobs of each class's selector add up to the run's unfair count."""
+    jobs = [Job(i, float(i), 100.0 * (1 + i % 3) * (50 if i % 5 == 0 else 1), 1 + i % 8,
+                100.0 * (1 + i % 3) * (50 if i % 5 == 0 else 1)) for i in range(60)]
+    machine = Machine(8)
+    policy = make_policy("scojo-slack", {}, machine)
+    got = slack.FAMILY.run_metrics(simulate(jobs, machine, policy), policy)
+    assert got["unfair"] == got["unfair_short"] + got["unfair_medium"] + got["unfair_long"]
+    plain = make_policy("scojo-conservative", {}, machine)
+    assert "unfair_medium" not in slack.FAMILY.run_metrics(simulate(jobs, machine, plain), plain)
+
+
 def test_slack_runs_report_fairness_counts() -> None:
     """The family's run metrics include sec. 5.4's counts for a slack policy (a job that
     backfills ahead of its fair start is preferential) and none for conservative."""

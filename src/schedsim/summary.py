@@ -26,7 +26,8 @@ def summary_html(claims_table: Any, figures: dict[str, Path],
              "table{border-collapse:collapse}td,th{border:1px solid #999;padding:4px;"
              "vertical-align:top;font-size:13px}img{max-width:100%}</style></head><body>",
              "<h1>Claims: paper vs this reproduction</h1>",
-             _verdict_counts(claims_table), _not_run_html(not_run or {})]
+             _verdict_counts(claims_table), _share_html(claims_table, sensitivity or {}),
+             _not_run_html(not_run or {})]
     targets = list(dict.fromkeys([*claims_table["target"], *figures]))
     for target in targets:
         parts.append(f"<h2>{html.escape(target)}</h2>")
@@ -52,6 +53,13 @@ def _verdict_counts(claims_table: Any) -> str:
     counts = claims_table["verdict"].value_counts()
     return "<p>" + ", ".join(f"{html.escape(k)}: {counts.get(k, 0)}"
                              for k in VERDICT_COLORS) + "</p>"
+
+
+def _share_html(claims_table: Any, sensitivity: dict[str, Any]) -> str:
+    """The share "reproduced, or explained by a named reading" (claims.explained_share)."""
+    from schedsim.claims import explained_share
+
+    return f"<p>{html.escape(explained_share(claims_table, sensitivity.values()).text())}</p>"
 
 
 def _claims_html(part: Any) -> str:
