@@ -171,6 +171,9 @@ def test_interior_minimum_covers_every_candidate() -> None:
     assert slope.verdict == CONTRADICTED  # every interior alpha above the first
     flat = hrf.interior_minimum(att([5, 5, 5, 5, 5, 5, 5, 5]), "x")
     assert flat.verdict == INCONCLUSIVE
+    # 0.6 ties the ends, the others are above one: not every candidate is above an end
+    tie = hrf.interior_minimum(att([5, 5, 7, 7, 7, 7, 7, 5]), "x")
+    assert tie.verdict == INCONCLUSIVE and "5 significantly above an end" in tie.note
     ends = att([1.0] * 8)
     assert hrf.interior_minimum({0.5: ends[0.5], 1.2: ends[1.2]}, "x").verdict == NOT_CHECKABLE
 

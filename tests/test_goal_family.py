@@ -81,6 +81,16 @@ def test_goal_best_or_close(factor: float, verdict: str) -> None:
     assert check("F6-goal-near-best", data, {"near_best_tolerance": 0.10}) == verdict
 
 
+def test_goal_close_to_the_best_is_close_to_each_backfill() -> None:
+    """LXF-backfill best: 15% above it is not close to the best, though within 10% of
+    FCFS-backfill's; no best is picked from the means."""
+    metrics = goal.F6_METRICS
+    data = tables(goal.F6, {goal.FCFS: {m: wobble(120) for m in metrics},
+                            goal.LXF: {m: wobble(100) for m in metrics},
+                            goal.GOAL: {m: wobble(115) for m in metrics}})
+    assert check("F6-goal-near-best", data, {"near_best_tolerance": 0.10}) == CONTRADICTED
+
+
 def test_a_policy_not_run_makes_the_claim_not_checkable() -> None:
     data = tables(goal.F4, {goal.FCFS: {"max_wait": wobble(100)}})
     assert check("F4-fcfs-best-max", data) == "not checkable"
