@@ -71,7 +71,7 @@ and lower is better unless stated.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -252,6 +252,25 @@ def beats(pairs: Sequence[Pair], lower_is_better: bool = True,
     return Judgement(verdict, _differences_text(diffs), rule, note)
 
 
+def _against_bound(pairs: Sequence[Pair], tol: float, level: float,
+                   within: Callable[[Interval, float], bool],
+                   beyond: Callable[[Interval, float], bool],
+                   shown: str) -> tuple[list[str], list[str], list[str]]:
+    """Per pair, the paired interval of A - B against ``bound = tol * |mean of B|`` (B over
+    the common replications): the pairs ``within`` it, those ``beyond`` it, and each
+    pair's text (``shown`` precedes the bound)."""
+    parts, inside, outside = [], [], []
+    for pair in pairs:
+        interval = paired(pair.a, pair.b, level)
+        bound = tol * abs(_mean(_common(pair.a, pair.b)[1]))
+        if within(interval, bound):
+            inside.append(pair.label)
+        if beyond(interval, bound):
+            outside.append(pair.label)
+        parts.append(f"{pair.label}: diff {_ci(interval)} (bound {shown}{_num(bound)})")
+    return parts, inside, outside
+
+
 def at_or_below(pairs: Sequence[Pair], tol: float, lower_is_better: bool = True,
                 level: float = DEFAULT_LEVEL) -> Judgement:
     """A is no worse than B by more than ``tol`` (relative to B's mean) at every point."""
@@ -263,17 +282,16 @@ def at_or_below(pairs: Sequence[Pair], tol: float, lower_is_better: bool = True,
             f"{_sense(lower_is_better)}, {_pct(level)} paired CI)")
     if not pairs:
         return _not_checkable(rule, "no points to compare")
-    parts, within, beyond = [], [], []
-    for pair in pairs:
-        interval = paired(pair.a, pair.b, level)
-        bound = tol * abs(_mean(_common(pair.a, pair.b)[1]))
-        far, near = (interval.high, interval.low) if worse > 0 else (-interval.low,
-                                                                      -interval.high)
-        if far <= bound:
-            within.append(pair.label)
-        if near > bound:
-            beyond.append(pair.label)
-        parts.append(f"{pair.label}: diff {_ci(interval)} (bound {sign}{_num(bound)})")
+
+    def far(interval: Interval) -> float:  # the end on the worse side, signed as worse
+        return interval.high if worse > 0 else -interval.low
+
+    def near(interval: Interval) -> float:
+        return interval.low if worse > 0 else -interval.high
+
+    parts, within, beyond = _against_bound(
+        pairs, tol, level, lambda iv, bound: far(iv) <= bound,
+        lambda iv, bound: near(iv) > bound, sign)
     verdict = _decide(bool(beyond), len(within) == len(pairs))
     note = f"within the bound at {len(within)} of {len(pairs)} points"
     note += f"; entirely beyond it at {_labels(beyond)}" if beyond else ""
@@ -287,15 +305,9 @@ def close(pairs: Sequence[Pair], tol: float, level: float = DEFAULT_LEVEL) -> Ju
     rule = f"close(|A - B| <= {tol:g} x |mean of B|, {_pct(level)} paired CI)"
     if not pairs:
         return _not_checkable(rule, "no points to compare")
-    parts, inside, outside = [], [], []
-    for pair in pairs:
-        interval = paired(pair.a, pair.b, level)
-        bound = tol * abs(_mean(_common(pair.a, pair.b)[1]))
-        if -bound <= interval.low and interval.high <= bound:
-            inside.append(pair.label)
-        if _outside(interval, bound):
-            outside.append(pair.label)
-        parts.append(f"{pair.label}: diff {_ci(interval)} (bound +/-{_num(bound)})")
+    parts, inside, outside = _against_bound(
+        pairs, tol, level, lambda iv, bound: -bound <= iv.low and iv.high <= bound,
+        _outside, "+/-")
     verdict = _decide(bool(outside), len(inside) == len(pairs))
     note = f"inside the bound at {len(inside)} of {len(pairs)} points"
     note += f"; entirely outside at {_labels(outside)}" if outside else ""
