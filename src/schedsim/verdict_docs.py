@@ -77,14 +77,18 @@ class Snapshot:
         return dict(zip(rows["claim_id"], rows["why"], strict=True))
 
 
-def cell(text: object, limit: int = CELL) -> str:
+def cell(text: object, limit: int | None = CELL) -> str:
     value = " ".join(str(text).split()).replace("|", "/")
-    return value if len(value) <= limit else value[: limit - 4].rstrip() + " ..."
+    return value if limit is None or len(value) <= limit else value[: limit - 4].rstrip() + " ..."
 
 
-def table(heads: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+def table(heads: Sequence[str], rows: Iterable[Sequence[object]],
+          whole: Sequence[str] = ()) -> str:
+    """A Markdown table; cells are cut at CELL characters except in the ``whole`` columns."""
+    limits = [None if head in whole else CELL for head in heads]
     lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(cell(v, limit) for v, limit in zip(row, limits, strict=True))
+              + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -115,7 +119,7 @@ def changes_block(snap: Snapshot, family: str) -> str:
     rows = [(r.claim_id, before.get(r.claim_id, "?"), r.verdict, why.get(r.claim_id, ""))
             for r in snap.family(family).itertuples(index=False)
             if before.get(r.claim_id) != r.verdict]
-    return table(("claim", f"at {BEFORE}", "now", "why"), rows)
+    return table(("claim", f"at {BEFORE}", "now", "why"), rows, whole=("why",))
 
 
 def sensitivity_block(snap: Snapshot, family: str) -> str:
@@ -147,7 +151,8 @@ def claims_block(target: str) -> str:
     if not found:
         return "No claim of its own: it feeds other targets.\n"
     return table(("claim", "statement", "the paper"),
-                 ((c.claim_id, c.statement, c.paper_value) for c in found))
+                 ((c.claim_id, c.statement, c.paper_value) for c in found),
+                 whole=("statement", "the paper"))
 
 
 BLOCKS: dict[str, Callable[..., str]] = {"verdicts": verdicts_block, "counts": counts_block,
