@@ -109,12 +109,14 @@ def test_the_summary_page_leads_with_the_cross_paper_figure(tmp_path: Path) -> N
     claims = pd.DataFrame([{"target": "LOS-F7", "claim_id": "c", "statement": "s",
                             "paper_value": "", "our_value": "", "verdict": "reproduced",
                             "rule": "r", "note": ""}])
+    from PIL import Image
+
     figures = {}
     for name in ("LOS-F7", "CROSS-LOGS"):
         figures[name] = tmp_path / f"{name}.png"
-        figures[name].write_bytes(name.encode())
+        Image.new("RGB", (20, 10), (10, 10, 200)).save(figures[name])
     page = summary_html(claims, figures, lead=["CROSS-LOGS"])
-    assert page.index("alt='CROSS-LOGS'") < page.index("<h2>LOS-F7</h2>")
+    assert page.index("alt='CROSS-LOGS'") < page.index("<h3 id='LOS-F7'>")
     assert page.count("alt='CROSS-LOGS'") == 1
 
 

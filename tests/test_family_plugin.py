@@ -87,7 +87,7 @@ def easy_not_worse(tables, settings):
         return per_seed(seeds, "AWT", {"policy": policy, "workload": workload})
 
     return at_or_below([Pair(w, awt("easy", w), awt("fcfs", w))
-                        for w in sorted(set(seeds["workload"]))])
+                        for w in sorted(set(seeds["workload"]))], 0.1)
 '''
 
 TOY_SECTION: dict[str, Any] = {
@@ -154,7 +154,7 @@ def test_a_toy_family_runs_through_every_stage(toy: Path) -> None:
                    if Path(table_path(t, seeds=True)).exists()})
     result = claims.evaluate(["toy"], tables, {})
     assert list(result["claim_id"]) == ["F1-easy-not-worse"]
-    assert result["verdict"].iloc[0] in {"reproduced", "contradicted"}
+    assert result["verdict"].iloc[0] in {"reproduced", "contradicted", "inconclusive"}
 
 
 def test_the_toy_section_passes_the_unchanged_schema() -> None:

@@ -21,7 +21,7 @@ from schedsim.experiments.schedules import plan_schedules, resolve
 from schedsim.experiments.spec import FigureSpec, TargetSpec
 from schedsim.plots import Difference, draw, paired_differences
 from schedsim.stats import Interval
-from schedsim.summary import Pictures, explained_claims, summary_html
+from schedsim.summary import Pictures, family_share, summary_html
 from schedsim.verdicts import paired
 
 from helpers import drawn_differences
@@ -155,8 +155,8 @@ def sensitivity() -> pd.DataFrame:
 
 
 def test_explained_claims_follow_the_rule() -> None:
-    assert explained_claims(claims(), "hrf", sensitivity()) == {"F5-b"}
-    assert explained_claims(claims(), "hrf", None) == set()
+    assert family_share(claims(), "hrf", sensitivity()).explained == (("F5-b", "other"),)
+    assert family_share(claims(), "hrf", None).explained == ()
 
 
 def test_the_summary_leads_with_an_overview_and_links(tmp_path: Path) -> None:

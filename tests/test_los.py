@@ -220,6 +220,17 @@ def test_los_head_rules(head_rule: str, starts: list[float]) -> None:
     assert [start_of(schedule, i) for i in (1, 2, 3, 4)] == starts
 
 
+@pytest.mark.parametrize(("head_rule", "starts"), [
+    ("paper", [0, 0, 10, 20]),       # with C_s = 0 every fitting head must start: as LOS
+    ("literal", [0, 100, 110, 120]),  # Algorithm 1, lines 3-5: that head alone, per event
+])
+def test_delayed_los_head_rules(head_rule: str, starts: list[float]) -> None:
+    jobs = [Job(1, 0, 100, 4, 100), Job(2, 0, 10, 5, 10), Job(3, 0, 10, 6, 10),
+            Job(4, 0, 10, 2, 10)]
+    schedule = run("Delayed-LOS", Machine(10), jobs, c_s=0, head_rule=head_rule)
+    assert [start_of(schedule, i) for i in (1, 2, 3, 4)] == starts
+
+
 # -- dedicated jobs ----------------------------------------------------------
 
 def dedicated_scenario() -> list[Job]:
@@ -323,7 +334,9 @@ def test_all_names_are_registered_with_their_parameters() -> None:
         assert name.lower() not in policies  # one spelling per policy
     assert [s.name for s in get_policy("LOS").specs()] == ["lookahead", "head_rule"]
     specs = {s.name: s.default for s in get_policy("Hybrid-LOS").specs()}
-    assert specs == {"lookahead": 0, "c_s": 7}
+    assert specs == {"lookahead": 0, "c_s": 7, "head_rule": "paper"}
+    with pytest.raises(InputError):
+        make_policy("Delayed-LOS", {"head_rule": "note"}, Machine(10))
     with pytest.raises(InputError):
         make_policy("Delayed-LOS", {"c_s": -1}, Machine(10))
 

@@ -13,7 +13,7 @@ import yaml
 from schedsim.claims import registered, sensitivity
 from schedsim.engine import simulate
 from schedsim.experiments.families import slack
-from schedsim.experiments.families.slack_measure import relative_responses
+from schedsim.experiments.families.slack_measure import relative_responses, workload_shares
 from schedsim.experiments.measure import SeedWorkload, find_measure
 from schedsim.experiments.plan import build_plan
 from schedsim.jobs import Job
@@ -39,6 +39,37 @@ def test_relative_responses_per_class_by_hand() -> None:
     assert got["RR_short"] == pytest.approx(21_005 / 10)  # tau 10 s: max(5, 10)
     assert got["RR60_short"] == pytest.approx(21_005 / 60)
     assert got["RR_all"] == pytest.approx((1.0 + 21.0 + 2_100.5) / 3)
+
+
+def test_workload_shares_by_hand() -> None:
+    """Table 2's characteristics of the jobs above plus a serial and a 3-processor job:
+    classes by run time, work = processors x run time, power-of-two among parallel jobs."""
+    jobs = [Job(1, 0.0, 20_000.0, 2, 20_000.0), Job(2, 0.0, 1_000.0, 2, 1_000.0),
+            Job(3, 0.0, 5.0, 2, 5.0), Job(4, 0.0, 5.0, 1, 5.0), Job(5, 0.0, 700.0, 3, 700.0)]
+    machine = Machine(4)
+    got = workload_shares(simulate(jobs, machine, make_policy("conservative", {}, machine)))
+    work = 40_000 + 2_000 + 10 + 5 + 2_100
+    assert got["jobs_long"] == pytest.approx(1 / 5) and got["jobs_medium"] == pytest.approx(2 / 5)
+    assert got["jobs_short"] == pytest.approx(2 / 5)
+    assert got["work_long"] == pytest.approx(40_000 / work)
+    assert got["work_short"] == pytest.approx(15 / work)
+    assert got["serial"] == pytest.approx(1 / 5)
+    assert got["power_of_two"] == pytest.approx(3 / 4)
+
+
+def test_scojo_slack_counts_unfair_jobs_per_class() -> None:
+    """The unfair jobs of each class's selector add up to the run's unfair count."""
+    jobs = [Job(i, float(i), 100.0 * (1 + i % 3) * (50 if i % 5 == 0 else 1), 1 + i % 8,
+                100.0 * (1 + i % 3) * (50 if i % 5 == 0 else 1)) for i in range(60)]
+    machine = Machine(8)
+    policy = make_policy("scojo-slack", {}, machine)
+    got = simulate(jobs, machine, policy).statistics
+    assert got["unfair"] == got["unfair_short"] + got["unfair_medium"] + got["unfair_long"]
+    assert got["unfair"] > 0  # the sum is not 0 = 0
+    python = make_policy("scojo-slack", {"compiled": False}, machine)
+    assert simulate(jobs, machine, python).statistics == got
+    plain = make_policy("scojo-conservative", {}, machine)
+    assert "unfair_medium" not in simulate(jobs, machine, plain).statistics
 
 
 def test_slack_runs_report_fairness_counts() -> None:

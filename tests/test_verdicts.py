@@ -215,30 +215,66 @@ def test_beats_is_antisymmetric_when_every_point_is_significant(
 # --- at_or_below --------------------------------------------------------------------------
 
 
+def wide_pair(label: str, delta: float) -> Pair:
+    """A - B has mean ``delta`` and an interval of about +/-19 (twenty times the jitter)."""
+    return Pair(label, series(BASE + delta + 20 * JITTER), series(BASE))
+
+
 @pytest.mark.parametrize(("deltas", "lower_is_better", "verdict"), [
-    ([0.0, 0.2], True, REPRODUCED),
-    ([-5.0, 0.0], True, REPRODUCED),
-    ([-5.0, 5.0], True, CONTRADICTED),
-    ([0.0, 5.0], False, REPRODUCED),
-    ([0.0, -5.0], False, CONTRADICTED),
+    ([0.0, -5.0], True, REPRODUCED),        # upper ends about +0.9 and -4.1, bound +10.45
+    ([5.0, 0.0], True, REPRODUCED),         # significantly worse, but by less than 10%
+    ([0.0, 20.0], True, CONTRADICTED),      # [19.1, 20.9] entirely above +10.45
+    ([0.0, 10.0], True, INCONCLUSIVE),      # [9.1, 10.9] straddles the bound
+    ([0.0, 5.0], False, REPRODUCED),        # higher is better: the mirror image
+    ([0.0, -5.0], False, REPRODUCED),
+    ([0.0, -20.0], False, CONTRADICTED),
+    ([0.0, -10.0], False, INCONCLUSIVE),
 ])
 def test_at_or_below(deltas: list[float], lower_is_better: bool, verdict: str) -> None:
     pairs = [pair(label, delta) for label, delta in zip(("light", "heavy"), deltas, strict=True)]
-    judgement = at_or_below(pairs, lower_is_better)
+    judgement = at_or_below(pairs, 0.1, lower_is_better)
     assert judgement.verdict == verdict
+    assert judgement.ours.count("10.45") == 2
     if verdict == CONTRADICTED:
-        assert judgement.note == "significantly worse at heavy"
+        assert judgement.note == "within the bound at 1 of 2 points; entirely beyond it at heavy"
+    if verdict == INCONCLUSIVE:
+        assert judgement.note == "within the bound at 1 of 2 points"
+
+
+def test_at_or_below_rule_names_the_bound() -> None:
+    assert at_or_below([pair("p", 0.0)], 0.1).rule == (
+        "at_or_below(A - B <= +0.1 x |mean of B|, lower is better, 95% paired CI)")
+    assert at_or_below([pair("p", 0.0)], 0.1, lower_is_better=False).rule == (
+        "at_or_below(A - B >= -0.1 x |mean of B|, higher is better, 95% paired CI)")
+
+
+def test_at_or_below_absence_of_evidence_is_inconclusive() -> None:
+    """Nowhere significantly worse is not support: a wide interval across the bound."""
+    wide = wide_pair("light", 0.0)
+    assert paired(wide.a, wide.b).high > 10.45 and paired(wide.a, wide.b).low < 0
+    assert at_or_below([wide], 0.1).verdict == INCONCLUSIVE
+    # With no tolerance a tie is inconclusive and only a significant gain is support.
+    assert at_or_below([pair("p", 0.0)], 0.0).verdict == INCONCLUSIVE
+    assert at_or_below([pair("p", -5.0)], 0.0).verdict == REPRODUCED
+    assert at_or_below([pair("p", 5.0)], 0.0).verdict == CONTRADICTED
 
 
 def test_at_or_below_with_one_replication_is_inconclusive() -> None:
-    """No interval anywhere: "nowhere significantly worse" would hold vacuously."""
-    judged = at_or_below([pair("light", 50.0, n=1)])
-    assert judged.verdict == INCONCLUSIVE and "fewer than two replications" in judged.note
-    assert at_or_below([pair("light", 50.0, n=1), pair("heavy", 0.0)]).verdict == REPRODUCED
+    """No interval: neither within the bound nor beyond it."""
+    assert at_or_below([pair("light", 50.0, n=1)], 0.1).verdict == INCONCLUSIVE
+    assert at_or_below([pair("light", -50.0, n=1)], 0.1).verdict == INCONCLUSIVE
 
 
-def test_at_or_below_without_points_is_not_checkable() -> None:
-    assert at_or_below([]).verdict == NOT_CHECKABLE
+def test_at_or_below_bound_uses_the_common_replications_of_b() -> None:
+    p = pair("light", 10.0)
+    b = pd.concat([p.b, pd.Series([1e6], index=[10])])  # unmatched, would widen the bound
+    assert at_or_below([Pair("light", p.a, b)], 0.1).verdict == INCONCLUSIVE
+
+
+def test_at_or_below_rejects_a_negative_tolerance_and_needs_points() -> None:
+    with pytest.raises(ValueError):
+        at_or_below([pair("light", 0.0)], -0.1)
+    assert at_or_below([], 0.1).verdict == NOT_CHECKABLE
 
 
 # --- close --------------------------------------------------------------------------------
@@ -380,7 +416,37 @@ def test_ordering_rejects_bad_input() -> None:
         ordering(POINTS, ["easy"])
     with pytest.raises(ValueError, match="no values for 'cbf'"):
         ordering(POINTS, ["easy", "cbf"])
+    with pytest.raises(ValueError, match="no paper value for fcfs"):
+        ordering(POINTS, ["easy", "fcfs"], paper_values={"easy": 1.0}, tol=0.05)
+    with pytest.raises(ValueError, match="tol"):
+        ordering(POINTS, ["easy", "fcfs"], tol=-0.1)
     assert ordering([], ["easy", "fcfs"]).verdict == NOT_CHECKABLE
+
+
+# The paper's values: sjf and lifo 2.4% apart (a near-tie within 5%), the others far apart.
+PAPER = {"easy": 10.0, "sjf": 20.0, "lifo": 20.5, "fcfs": 40.0}
+
+
+def test_ordering_near_tie_is_a_close() -> None:
+    judgement = ordering(POINTS, ["easy", "sjf", "lifo", "fcfs"], paper_values=PAPER, tol=0.05)
+    assert judgement.verdict == REPRODUCED  # sjf - lifo = -0.2, inside +-5% of about 100
+    assert "sjf ~ lifo: reproduced (inside the bound at 2 of 2 points)" in judgement.note
+    assert "easy > sjf: reproduced" in judgement.note
+    assert "close within 5%" in judgement.rule
+
+
+def test_ordering_pair_apart_in_the_paper_is_a_beats() -> None:
+    apart = {**PAPER, "lifo": 30.0}  # 50% apart: sjf must beat lifo, which it does not
+    judgement = ordering(POINTS, ["easy", "sjf", "lifo", "fcfs"], paper_values=apart, tol=0.05)
+    assert judgement.verdict == INCONCLUSIVE
+    assert "sjf > lifo: inconclusive" in judgement.note
+
+
+def test_ordering_near_tie_beyond_the_tolerance_is_contradicted() -> None:
+    tie = {**PAPER, "sjf": 10.02}  # easy and sjf tie in the paper; ours are 5 apart (> 1%)
+    judgement = ordering(POINTS, ["easy", "sjf", "fcfs"], paper_values=tie, tol=0.01)
+    assert judgement.verdict == CONTRADICTED
+    assert "easy ~ sjf: contradicted" in judgement.note
 
 
 # --- trend --------------------------------------------------------------------------------

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["CONTRADICTED", "INCONCLUSIVE", "INFORMATIONAL", "NOT_CHECKABLE", "REPRODUCED",
-           "VERDICTS", "Claim", "claim", "evaluate", "registered", "sensitivity"]
+           "VERDICTS", "Claim", "Share", "claim", "evaluate", "explained_share", "registered",
+           "sensitivity"]
 
 COLUMNS = ("target", "claim_id", "statement", "paper_value", "our_value", "verdict", "rule",
            "note")
@@ -180,6 +181,49 @@ def _sensitivity_row(entry: Claim, reading: str, about: str, judged: Judgement,
             "about": about, "verdict": judged.verdict, "default_verdict": default.verdict,
             "changed": judged.verdict != default.verdict, "our_value": judged.ours,
             "rule": judged.rule, "note": judged.note}
+
+
+JUDGED = (REPRODUCED, CONTRADICTED, INCONCLUSIVE)
+
+
+@dataclass(frozen=True)
+class Share:
+    """How many judged claims are reproduced, or explained by a named reading."""
+
+    judged: int
+    reproduced: int
+    explained: tuple[tuple[str, str], ...]  # (claim id, the readings that reproduce it)
+
+    @property
+    def count(self) -> int:
+        return self.reproduced + len(self.explained)
+
+    def text(self) -> str:
+        if not self.judged:
+            return "no judged claim"
+        line = (f"reproduced, or explained by a named reading: {self.count} of {self.judged} "
+                f"judged claims ({self.count / self.judged:.0%}): {self.reproduced} reproduced, "
+                f"{len(self.explained)} explained")
+        if self.explained:
+            line += " (" + "; ".join(f"{c} by {r}" for c, r in self.explained) + ")"
+        return line
+
+
+def explained_share(claims: pd.DataFrame, sensitivity: Iterable[pd.DataFrame] = ()) -> Share:
+    """The share of claims.md, "Explained": of the judged claims (reproduced, contradicted,
+    inconclusive under the default reading), those reproduced, and those not reproduced
+    that some named reading of the sensitivity tables makes reproduced."""
+    judged = claims[claims["verdict"].isin(JUDGED)]
+    rescued: dict[tuple[str, str], list[str]] = {}
+    for table in sensitivity:
+        rows = table[(table["reading"] != DEFAULT_READING) & (table["verdict"] == REPRODUCED)]
+        for row in rows.itertuples(index=False):
+            rescued.setdefault((str(row.target), str(row.claim_id)), []).append(str(row.reading))
+    explained = tuple((str(row.claim_id), ", ".join(rescued[(str(row.target), str(row.claim_id))]))
+                      for row in judged.itertuples(index=False)
+                      if row.verdict != REPRODUCED and (str(row.target), str(row.claim_id))
+                      in rescued)
+    return Share(len(judged), int((judged["verdict"] == REPRODUCED).sum()), explained)
 
 
 def caption_rst(claims: pd.DataFrame, target: str) -> str:

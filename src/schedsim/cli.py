@@ -294,10 +294,13 @@ def cmd_policies(args: argparse.Namespace) -> int:
     for family, entries in by_family.items():
         print(f"{family}:")
         shown: dict[tuple[Any, ...], str] = {}
+        last_needs = ""
         for entry in entries:
             print(f"  {entry.name}: {entry.description}")
-            source = f"; from {entry.source}" if entry.source else ""
-            print(f"      ({entry.needs_text()}{source})")
+            needs = entry.needs_text() + (f"; from {entry.source}" if entry.source else "")
+            if needs != last_needs:  # said once for a run of policies with the same needs
+                print(f"      ({needs})")
+            last_needs = needs
             specs = entry.specs()
             if specs and specs in shown:
                 print(f"      parameters as {shown[specs]}")

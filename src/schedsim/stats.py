@@ -103,6 +103,53 @@ def mean_ci(values: Iterable[float], level: float = DEFAULT_LEVEL) -> Interval:
     return Interval(mean, quantile * math.sqrt(variance / n), n, level)
 
 
+def normal_quantile(p: float) -> float:
+    """The ``p`` quantile of the standard normal distribution (bisection on ``math.erf``)."""
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"normal_quantile: p={p} must be in (0, 1)")
+    low, high = -40.0, 40.0
+    for _ in range(200):
+        mid = 0.5 * (low + high)
+        if 0.5 * (1.0 + math.erf(mid / math.sqrt(2.0))) < p:
+            low = mid
+        else:
+            high = mid
+        if high - low <= 1e-13:
+            break
+    return 0.5 * (low + high)
+
+
+def chi2_quantile(p: float, df: int) -> float:
+    """The ``p`` quantile of chi-square with ``df`` degrees of freedom, by the Wilson-Hilferty
+    approximation ``df (1 - 2/(9 df) + z sqrt(2/(9 df)))^3`` (relative error at the 5% and
+    95% points: under 3% for df >= 4, under 0.1% for df >= 29)."""
+    if df < 1:
+        raise ValueError(f"chi2_quantile: df={df} must be >= 1")
+    spread = 2.0 / (9.0 * df)
+    return df * max(0.0, 1.0 - spread + normal_quantile(p) * math.sqrt(spread)) ** 3
+
+
+def relative_half_width(values: Iterable[float],
+                        level: float = DEFAULT_LEVEL) -> tuple[float, float, float]:
+    """The relative error of a mean: the half-width of its Student-t interval over the
+    absolute mean, with an interval of its own (same ``level``): the standard deviation's
+    chi-square interval, over the mean's far and near ends. Returns (low, estimate, high);
+    NaN for fewer than two values, ``high`` infinite when the interval reaches 0."""
+    data = [float(v) for v in values]
+    interval = mean_ci(data, level)
+    if interval.n < 2:
+        return math.nan, math.nan, math.nan
+    df = interval.n - 1
+    quantile = t_quantile(0.5 + level / 2.0, df)
+    sd = interval.half_width / quantile * math.sqrt(interval.n)
+    sd_low = sd * math.sqrt(df / chi2_quantile(0.5 + level / 2.0, df))
+    sd_high = sd * math.sqrt(df / chi2_quantile(0.5 - level / 2.0, df))
+    mean, half = abs(interval.mean), interval.half_width
+    scale = quantile / math.sqrt(interval.n)
+    high = scale * sd_high / (mean - half) if mean > half else math.inf
+    return scale * sd_low / (mean + half), half / mean if mean else math.inf, high
+
+
 def batch_means(
     series: Sequence[float], batches: int, discard: int = 1, level: float = DEFAULT_LEVEL
 ) -> Interval:

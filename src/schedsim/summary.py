@@ -22,7 +22,10 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from schedsim.claims import Share
 
 VERDICT_COLORS = {"reproduced": "#d4edda", "contradicted": "#f8d7da",
                   "inconclusive": "#fff3cd", "informational": "#d1ecf1",
@@ -69,13 +72,13 @@ def summary_html(claims_table: Any, pictures: Pictures | Mapping[str, Path],
                                   *claims_table["target"]]))
     families = list(dict.fromkeys([*(family_of(t) for t in lead if t in targets),
                                    *(family_of(t) for t in targets), *sensitivity]))
-    explained = {family: explained_claims(claims_table, family, sensitivity.get(family))
-                 for family in families}
+    shares = {family: family_share(claims_table, family, sensitivity.get(family))
+              for family in families}
     parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
              "<title>schedsim: the papers' claims, reproduced</title>",
              f"<style>{STYLE}</style></head><body>",
              "<h1>The papers' claims, reproduced</h1>",
-             _overview(claims_table, families, explained),
+             _overview(claims_table, families, shares, sensitivity),
              _contents(families, targets, sensitivity),
              _not_run_html(not_run or {})]
     for family in families:
@@ -91,36 +94,38 @@ def summary_html(claims_table: Any, pictures: Pictures | Mapping[str, Path],
 # ----------------------------------------------------------------------------- overview
 
 
-def explained_claims(claims_table: Any, family: str, table: Any) -> set[str]:
-    """Claim ids of ``family`` not reproduced by default that a named reading reproduces."""
-    if table is None or table.empty:
-        return set()
+def family_share(claims_table: Any, family: str, table: Any) -> Share:
+    """The share of ``family``'s judged claims reproduced, or explained by a named reading
+    of its sensitivity table (``claims.explained_share``)."""
+    from schedsim.claims import explained_share
+
     mine = claims_table[[family_of(t) == family for t in claims_table["target"]]]
-    not_reproduced = set(mine.loc[mine["verdict"] != "reproduced", "claim_id"])
-    rows = table[(table["reading"] != DEFAULT_READING) & (table["verdict"] == "reproduced")]
-    return not_reproduced & set(rows["claim_id"])
+    return explained_share(mine, [] if table is None or table.empty else [table])
 
 
-def _overview(claims_table: Any, families: Iterable[str],
-              explained: Mapping[str, set[str]]) -> str:
+def _overview(claims_table: Any, families: Iterable[str], shares: Mapping[str, Share],
+              sensitivity: Mapping[str, Any]) -> str:
+    from schedsim.claims import explained_share
+
     heads = ["family", "claims", *VERDICT_COLORS, "explained by a reading",
              "reproduced or explained (of the judged)"]
     rows = []
     for family in families:
         mine = claims_table[[family_of(t) == family for t in claims_table["target"]]]
         counts = mine["verdict"].value_counts()
-        judged = sum(int(counts.get(v, 0)) for v in JUDGED)
-        good = int(counts.get("reproduced", 0)) + len(explained[family] & set(
-            mine.loc[mine["verdict"].isin(JUDGED), "claim_id"]))
-        share = f"{good} of {judged} ({good / judged:.0%})" if judged else "none judged"
+        share = shares[family]
+        ratio = (f"{share.count} of {share.judged} ({share.count / share.judged:.0%})"
+                 if share.judged else "none judged")
         cells = [f"<a href='#family-{family}'>{family.upper()}</a>", str(len(mine)),
                  *(str(int(counts.get(v, 0))) for v in VERDICT_COLORS),
-                 str(len(explained[family])), share]
+                 str(len(share.explained)), ratio]
         rows.append("<tr>" + "".join(f"<td class='num'>{c}</td>" if i else f"<td>{c}</td>"
                                      for i, c in enumerate(cells)) + "</tr>")
+    total = explained_share(claims_table, [t for t in sensitivity.values() if not t.empty])
     head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
     return ("<h2 id='overview'>Overview</h2>"
             f"<table id='overview-table'><tr>{head}</tr>{''.join(rows)}</table>"
+            f"<p>All families: {html.escape(total.text())}.</p>"
             "<p>A claim is <i>explained</i> when it is not reproduced under the default "
             "reading and a named reading of the family's sensitivity table reproduces it. "
             "The last column counts reproduced and explained claims among the judged ones "

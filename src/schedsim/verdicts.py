@@ -19,8 +19,14 @@ and lower is better unless stated.
 * ``beats``: reproduced if A is nowhere significantly worse than B and is
   significantly better at half of the points or more (count >= points / 2);
   contradicted if A is significantly worse at some point; else inconclusive.
-* ``at_or_below``: reproduced if A is nowhere significantly worse than B;
-  contradicted if A is significantly worse at some point; never inconclusive.
+* ``at_or_below``: with ``bound = tol * |mean of B|`` (B over the common
+  replications, ``tol`` fixed in advance), reproduced if at every point the paired
+  interval of A - B lies at or below ``+bound`` (lower is better: ``high <= bound``;
+  higher is better, the mirror image: ``low >= -bound``), so A is shown to be no
+  worse than B by more than ``tol``; contradicted if at some point the whole
+  interval lies beyond the bound (``low > bound``; mirrored ``high < -bound``); else
+  inconclusive. "Nowhere significantly worse" alone is absence of evidence: an
+  interval that straddles the bound is inconclusive.
 * ``close``: with ``bound = tol * |mean of B|`` (B over the common
   replications), reproduced if at every point the interval of A - B lies inside
   ``[-bound, +bound]``; contradicted if at some point it lies entirely outside
@@ -48,8 +54,11 @@ and lower is better unless stated.
   interpolation, bounds included); contradicted if outside; not checkable
   without values (or without a paper value); never inconclusive.
 * ``ordering``: each adjacent pair ``(order[i], order[i + 1])`` is a ``beats``
-  of the first over the second across all points. Reproduced if every pair is
-  reproduced; contradicted if any pair is contradicted; else inconclusive.
+  of the first over the second across all points, except a pair whose paper values
+  differ by less than ``tol`` (``|p_first - p_second| < tol * |p_second|``, a
+  near-tie in the paper), which is a ``close`` within ``tol``. Reproduced if every
+  pair is reproduced; contradicted if any pair is contradicted (reversed
+  significantly, or beyond ``tol`` for a near-tie); else inconclusive.
 * ``formula``: reproduced if ``|value - paper_value| <= tol`` (``tol *
   |paper_value|`` when relative); contradicted otherwise; not checkable if
   either value is NaN; never inconclusive.
@@ -62,7 +71,7 @@ and lower is better unless stated.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -243,20 +252,50 @@ def beats(pairs: Sequence[Pair], lower_is_better: bool = True,
     return Judgement(verdict, _differences_text(diffs), rule, note)
 
 
-def at_or_below(pairs: Sequence[Pair], lower_is_better: bool = True,
+def _against_bound(pairs: Sequence[Pair], tol: float, level: float,
+                   within: Callable[[Interval, float], bool],
+                   beyond: Callable[[Interval, float], bool],
+                   shown: str) -> tuple[list[str], list[str], list[str]]:
+    """Per pair, the paired interval of A - B against ``bound = tol * |mean of B|`` (B over
+    the common replications): the pairs ``within`` it, those ``beyond`` it, and each
+    pair's text (``shown`` precedes the bound)."""
+    parts, inside, outside = [], [], []
+    for pair in pairs:
+        interval = paired(pair.a, pair.b, level)
+        bound = tol * abs(_mean(_common(pair.a, pair.b)[1]))
+        if within(interval, bound):
+            inside.append(pair.label)
+        if beyond(interval, bound):
+            outside.append(pair.label)
+        parts.append(f"{pair.label}: diff {_ci(interval)} (bound {shown}{_num(bound)})")
+    return parts, inside, outside
+
+
+def at_or_below(pairs: Sequence[Pair], tol: float, lower_is_better: bool = True,
                 level: float = DEFAULT_LEVEL) -> Judgement:
-    """A is at least as good as B: nowhere significantly worse."""
-    rule = f"at_or_below({_sense(lower_is_better)}, {_pct(level)} paired CI)"
+    """A is no worse than B by more than ``tol`` (relative to B's mean) at every point."""
+    if tol < 0:
+        raise ValueError(f"at_or_below: tol={tol} must be >= 0")
+    worse = -_better(lower_is_better)
+    sign = "+" if worse > 0 else "-"
+    rule = (f"at_or_below(A - B {'<=' if worse > 0 else '>='} {sign}{tol:g} x |mean of B|, "
+            f"{_sense(lower_is_better)}, {_pct(level)} paired CI)")
     if not pairs:
         return _not_checkable(rule, "no points to compare")
-    diffs = _differences(pairs, level)
-    worse = _better(lower_is_better) * -1
-    losses = [label for label, interval in diffs if _significant(interval, worse)]
-    if not losses and all(math.isnan(interval.half_width) for _, interval in diffs):
-        return Judgement(INCONCLUSIVE, _differences_text(diffs), rule,
-                         "no point has an interval (fewer than two replications)")
-    note = f"significantly worse at {_labels(losses)}" if losses else "nowhere significantly worse"
-    return Judgement(CONTRADICTED if losses else REPRODUCED, _differences_text(diffs), rule, note)
+
+    def far(interval: Interval) -> float:  # the end on the worse side, signed as worse
+        return interval.high if worse > 0 else -interval.low
+
+    def near(interval: Interval) -> float:
+        return interval.low if worse > 0 else -interval.high
+
+    parts, within, beyond = _against_bound(
+        pairs, tol, level, lambda iv, bound: far(iv) <= bound,
+        lambda iv, bound: near(iv) > bound, sign)
+    verdict = _decide(bool(beyond), len(within) == len(pairs))
+    note = f"within the bound at {len(within)} of {len(pairs)} points"
+    note += f"; entirely beyond it at {_labels(beyond)}" if beyond else ""
+    return Judgement(verdict, "; ".join(parts), rule, note)
 
 
 def close(pairs: Sequence[Pair], tol: float, level: float = DEFAULT_LEVEL) -> Judgement:
@@ -266,15 +305,9 @@ def close(pairs: Sequence[Pair], tol: float, level: float = DEFAULT_LEVEL) -> Ju
     rule = f"close(|A - B| <= {tol:g} x |mean of B|, {_pct(level)} paired CI)"
     if not pairs:
         return _not_checkable(rule, "no points to compare")
-    parts, inside, outside = [], [], []
-    for pair in pairs:
-        interval = paired(pair.a, pair.b, level)
-        bound = tol * abs(_mean(_common(pair.a, pair.b)[1]))
-        if -bound <= interval.low and interval.high <= bound:
-            inside.append(pair.label)
-        if _outside(interval, bound):
-            outside.append(pair.label)
-        parts.append(f"{pair.label}: diff {_ci(interval)} (bound +/-{_num(bound)})")
+    parts, inside, outside = _against_bound(
+        pairs, tol, level, lambda iv, bound: -bound <= iv.low and iv.high <= bound,
+        _outside, "+/-")
     verdict = _decide(bool(outside), len(inside) == len(pairs))
     note = f"inside the bound at {len(inside)} of {len(pairs)} points"
     note += f"; entirely outside at {_labels(outside)}" if outside else ""
@@ -330,25 +363,43 @@ def best_of(points: Sequence[Point], winner: str, lower_is_better: bool = True,
 
 
 def ordering(points: Sequence[Point], order: Sequence[str], lower_is_better: bool = True,
-             level: float = DEFAULT_LEVEL) -> Judgement:
-    """The policies rank as ``order`` (best first): each beats the next across all points."""
+             level: float = DEFAULT_LEVEL, paper_values: Mapping[str, float] | None = None,
+             tol: float = 0.0) -> Judgement:
+    """The policies rank as ``order`` (best first): each beats the next across all points;
+    a pair the paper shows as a near-tie (its values within ``tol``) is ``close`` instead."""
     if len(order) < 2:
         raise ValueError(f"ordering needs at least two policies, got {list(order)}")
+    if tol < 0:
+        raise ValueError(f"ordering: tol={tol} must be >= 0")
+    values = paper_values or {}
+    missing = [name for name in order if paper_values is not None and name not in values]
+    if missing:
+        raise ValueError(f"ordering: no paper value for {_labels(missing)}")
     rule = (f"ordering({' > '.join(order)}: each adjacent pair beats({_sense(lower_is_better)},"
-            f" {_pct(level)} paired CI))")
+            f" {_pct(level)} paired CI)")
+    rule += (f", a pair within {_pct(tol)} in the paper close within {_pct(tol)})"
+             if paper_values is not None else ")")
     if not points:
         return _not_checkable(rule, "no points to compare")
     results = []
     for first, second in pairwise(order):
         pairs = [Pair(label, _policy(series, first, label), _policy(series, second, label))
                  for label, series in points]
-        results.append((f"{first} > {second}", beats(pairs, lower_is_better, level)))
+        if paper_values is not None and _near_tie(values[first], values[second], tol):
+            results.append((f"{first} ~ {second}", close(pairs, tol, level)))
+        else:
+            results.append((f"{first} > {second}", beats(pairs, lower_is_better, level)))
     verdicts = [judgement.verdict for _, judgement in results]
     verdict = _decide(CONTRADICTED in verdicts, all(v == REPRODUCED for v in verdicts))
     ours = "; ".join(f"{name}: ({judgement.ours})" for name, judgement in results)
     note = "; ".join(f"{name}: {judgement.verdict} ({judgement.note})"
                      for name, judgement in results)
     return Judgement(verdict, ours, rule, note)
+
+
+def _near_tie(first: float, second: float, tol: float) -> bool:
+    """The paper's values of a pair differ by less than ``tol`` (relative to the second)."""
+    return abs(first - second) < tol * abs(second)
 
 
 # --- curves ---------------------------------------------------------------------------------

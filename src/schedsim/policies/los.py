@@ -79,6 +79,10 @@ class DelayedLOSSettings(LookaheadSettings):
     c_s: int = setting(DEFAULT_MAX_SKIP, "maximum skip count C_s: a fitting queue head "
                        "skipped this many times starts at once (LOS paper, Algorithm 1)",
                        low=0)
+    head_rule: str = setting(PAPER_HEADS, "paper: a head that must start starts, and the "
+                             "cycle goes on (docs/deviations-los.md D2); literal: Algorithm 1, "
+                             "lines 3-5 word for word, that head alone starts and nothing else "
+                             "until the next event", choices=(PAPER_HEADS, LITERAL_HEADS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +148,7 @@ class LOS(QueuePolicy[LOSSettings]):
     def __init__(self, settings: LOSSettings, machine: Machine) -> None:
         super().__init__(settings, machine)
         self.unit = machine.unit
-        self.head_rule = getattr(settings, "head_rule", PAPER_HEADS)  # Delayed-LOS: no choice
+        self.head_rule = settings.head_rule
         self.window = settings.lookahead or None
 
     def size(self, job: Job) -> int:

@@ -131,15 +131,18 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         found, fair, started, calls, nodes, hits = scojo.scojo_run(
             cols.submit, cols.runtime, cols.estimate, cols.size, klass, self.capacity,
             scojo.calendar(settings, slack_selection), constants)
-        statistics = (fairness_statistics(fair, started, int(calls.sum()), int(nodes.sum()),
-                                          int(hits.sum())) if slack_selection else {})
+        statistics = ({**fairness_statistics(fair, started, int(calls.sum()), int(nodes.sum()),
+                                             int(hits.sum())),
+                       **class_unfairness(fair, started, klass)} if slack_selection else {})
         return schedule_of(Outcome.of(found), cols, self.machine, jobs, statistics)
 
     def statistics(self) -> dict[str, float]:
         """With slack selection: fairness counts in class time and search effort."""
         if self.selectors is None:
             return {}
-        return selector_statistics(self.selectors, self.started)
+        return {**selector_statistics(self.selectors, self.started),
+                **{f"unfair_{name}": selector_statistics([selector], self.started)["unfair"]
+                   for name, selector in zip(CLASS_NAMES, self.selectors, strict=True)}}
 
     def klass(self, job: Job) -> int:
         known = self.class_of.get(job.index)
@@ -421,3 +424,12 @@ register_policy("scojo-conservative", "slack", "Scojo-PECT time slicing (short, 
 register_policy("scojo-slack", "slack", "Scojo-PECT time slicing with slack-based fair "
                 "backfilling (branch and bound, goals G1/G2) in each class (Jin 2009, sec. "
                 "4.3-4.4)", ScojoSlackSettings)(ScojoPECT)
+
+
+def class_unfairness(fair: np.ndarray, started: np.ndarray, klass: np.ndarray
+                     ) -> dict[str, float]:
+    """The unfair jobs of each class (sec. 5.4: "about 500 of the 800 are medium"), from
+    per-job FSTs and ASTs in class time and the jobs' classes."""
+    return {f"unfair_{name}": fairness_statistics(fair[klass == c], started[klass == c],
+                                                  0, 0, 0)["unfair"]
+            for c, name in enumerate(CLASS_NAMES)}

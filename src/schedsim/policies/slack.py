@@ -110,8 +110,8 @@ def selector_statistics(selectors: list[SlackSelector],
                         started: dict[int, float]) -> dict[str, float]:
     """:func:`fairness_statistics` of a run through the engine (``started``: each started
     job's AST by index)."""
-    jobs = 1 + max((index for selector in selectors for index in selector.fair_start),
-                   default=-1)
+    jobs = 1 + max((*(index for selector in selectors for index in selector.fair_start),
+                    *started), default=-1)
     fair = np.full(jobs, np.nan)
     ast = np.full(jobs, np.nan)
     for selector in selectors:

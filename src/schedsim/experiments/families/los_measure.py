@@ -1,6 +1,6 @@
-"""How the LOS family's simulations are measured: the common metrics, and the timeliness
-of dedicated jobs and the share of elastic commands that reached a running job (LOS
-paper, sec. IV-D, V)."""
+"""How the LOS family's simulations are measured: the common metrics, the timeliness of
+dedicated jobs, the share of elastic commands that reached a running job (LOS paper,
+sec. IV-D, V) and the mean job size (the paper's n-bar, sec. V)."""
 
 from __future__ import annotations
 
@@ -49,12 +49,20 @@ def elastic_running_share(schedule: Schedule, changes: Sequence[RuntimeChange]) 
     return running / len(changes)
 
 
+def mean_size(schedule: Schedule) -> float:
+    """The mean job size in processors (the paper's n-bar, sec. V)."""
+    sizes = [job.procs for job in schedule.jobs]
+    return sum(sizes) / len(sizes) if sizes else math.nan
+
+
 class LosMeasure(Measure):
-    """The common metrics, then dedicated timeliness and the elastic running share."""
+    """The common metrics, then dedicated timeliness, the elastic running share and the
+    mean job size."""
 
     def metrics(self, schedule: Schedule, workload: SeedWorkload) -> dict[str, float]:
         return {**common_metrics(schedule), **dedicated_timeliness(schedule),
-                "elastic_running_share": elastic_running_share(schedule, workload.changes)}
+                "elastic_running_share": elastic_running_share(schedule, workload.changes),
+                "mean_size": mean_size(schedule)}
 
 
 MEASURE = LosMeasure()

@@ -1,6 +1,7 @@
 """How the SLACK family's simulations are measured: the common metrics, the mean relative
-response time per Scojo-PECT class (thesis sec. 5.1) and the slack policies' fairness
-counts and search effort (sec. 5.4; the schedule's statistics)."""
+response time per Scojo-PECT class (thesis sec. 5.1), Table 2's workload shares, and the
+slack policies' fairness counts (per class too) and search effort (sec. 5.4; the
+schedule's statistics)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ if TYPE_CHECKING:
 CLASSES = ("long", "medium", "short", "all")
 TAUS = {"RR": 10.0, "RR60": 60.0}
 SHORT_LIMIT, MEDIUM_LIMIT = 600.0, 10_800.0  # the classes of Scojo-PECT (by estimate)
+WORKLOAD_SHARES = ("jobs_short", "jobs_medium", "jobs_long", "work_short", "work_medium",
+                   "work_long", "serial", "power_of_two")
 
 
 def relative_responses(schedule: Schedule) -> dict[str, float]:
@@ -37,12 +40,36 @@ def relative_responses(schedule: Schedule) -> dict[str, float]:
     return out
 
 
+def workload_shares(schedule: Schedule) -> dict[str, float]:
+    """Table 2's workload characteristics of the run's jobs: the share of short, medium and
+    long jobs (by run time, sec. 5.1) and of their work (processors x run time), the share
+    of serial jobs, and of power-of-two sizes among the parallel ones."""
+    import numpy as np
+
+    runtime = np.array([job.runtime for job in schedule.jobs], dtype=float)
+    procs = np.array([job.procs for job in schedule.jobs], dtype=float)
+    if not len(runtime):
+        return {name: math.nan for name in WORKLOAD_SHARES}
+    work = runtime * procs
+    classes = {"short": runtime < SHORT_LIMIT,
+               "medium": (runtime >= SHORT_LIMIT) & (runtime < MEDIUM_LIMIT),
+               "long": runtime >= MEDIUM_LIMIT}
+    parallel = procs > 1
+    sizes = procs.astype(np.int64)
+    powers = parallel & (np.bitwise_and(sizes, sizes - 1) == 0)
+    return {**{f"jobs_{c}": float(mask.mean()) for c, mask in classes.items()},
+            **{f"work_{c}": float(work[mask].sum() / work.sum()) for c, mask in classes.items()},
+            "serial": float((~parallel).mean()),
+            "power_of_two": float(powers.sum() / parallel.sum()) if parallel.any() else math.nan}
+
+
 class SlackMeasure(Measure):
-    """The common metrics, relative responses per class and the policy's statistics."""
+    """The common metrics, relative responses per class, the workload's shares and the
+    policy's statistics."""
 
     def metrics(self, schedule: Schedule, workload: SeedWorkload) -> dict[str, float]:
         return {**common_metrics(schedule), **relative_responses(schedule),
-                **schedule.statistics}
+                **workload_shares(schedule), **schedule.statistics}
 
 
 MEASURE = SlackMeasure()
