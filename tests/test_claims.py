@@ -134,8 +134,8 @@ def test_f5_interior_min_names_the_alpha_a_coarse_sweep_lacks() -> None:
     judged = check("F5-fcfs-interior-min",
                    sweep_tables(hrf.F5, "alpha", [0.5, 0.8, 1.2], paper_like_alpha))
     assert judged.verdict == NOT_CHECKABLE and "check failed" not in judged.note
-    assert "HRF-F5 sweeps no alpha 0.7, where the paper puts HRFFcfs's lowest ATT at middle " \
-           "load (alphas run: 0.5, 0.8, 1.2)" in judged.note
+    assert "HRF-F5 sweeps no alpha 0.7, where the paper puts the lowest ATT of " \
+           "HRFFcfs/middle (alphas run: 0.5, 0.8, 1.2)" in judged.note
 
 
 def paper_like_threshold(policy: str, load: int, threshold: float) -> tuple[float, float, float]:

@@ -94,7 +94,7 @@ def test_the_experiments_command_names_the_file_and_the_key(tmp_path: Path, text
     ("los", {"policies": ["easy", "HAP"], "variants": {"ps": 0.5}},
      "policy HAP is a ihap policy; the los family runs los and backfill policies"),
     ("los", {"policies": ["easy"], "variants": {"pss": 0.5}},
-     "LOS-X: unknown variant axis 'pss'; the los family's axes: ps, pd, elastic, load"),
+     "LOS-X: unknown variant axis 'pss'; the los family's axes: ps, pd, elastic, load, jobs"),
     ("los", {"policies": ["easy"], "variants": {"pd": 0.5}},
      "every variant needs the axis ps"),
     ("los", {"policies": ["easy"], "variants": {"ps": 1.5}},

@@ -172,7 +172,7 @@ def test_machine_and_variants() -> None:
     variants = ihap.FAMILY.variants(section, {"cva": [1, 6]}, "")
     assert [v.name for v in variants] == ["utilization0.8_cva1_cvs4", "utilization0.8_cva6_cvs4"]
     assert variants[1].params == {"utilization": 0.8, "cv_arrival": 6.0, "cv_demand": 4.0}
-    assert ihap.FAMILY.axes == ("utilization", "cva", "cvs")  # the planner checks them
+    assert tuple(ihap.FAMILY.axes) == ("utilization", "cva", "cvs")  # the planner checks them
 
 
 def test_an_unknown_variant_axis_is_named_at_planning_time() -> None:

@@ -58,14 +58,21 @@ def test_workload_shares_by_hand() -> None:
 
 
 def test_scojo_slack_counts_unfair_jobs_per_class() -> None:
-    """The unfair jobs of each class's selector add up to the run's unfair count."""
-    jobs = [Job(i, float(i), 100.0 * (1 + i % 3) * (50 if i % 5 == 0 else 1), 1 + i % 8,
-                100.0 * (1 + i % 3) * (50 if i % 5 == 0 else 1)) for i in range(60)]
-    machine = Machine(8)
-    policy = make_policy("scojo-slack", {}, machine)
-    got = simulate(jobs, machine, policy).statistics
+    """The unfair jobs of each class's selector add up to the run's unfair count, the same
+    from the compiled run and the Python policy (seed 4: unfair jobs in every class)."""
+    import random
+
+    rng = random.Random(4)
+    jobs, submit = [], 0.0
+    for i in range(300):
+        submit += rng.expovariate(1 / 200)
+        runtime = rng.choice([50, 300, 2000, 20000]) * rng.uniform(0.5, 1.5)
+        jobs.append(Job(i, submit, runtime, rng.choice([1, 2, 4, 8, 16, 32]),
+                        runtime * rng.uniform(1, 3)))
+    machine = Machine(32)
+    got = simulate(jobs, machine, make_policy("scojo-slack", {}, machine)).statistics
     assert got["unfair"] == got["unfair_short"] + got["unfair_medium"] + got["unfair_long"]
-    assert got["unfair"] > 0  # the sum is not 0 = 0
+    assert min(got["unfair_short"], got["unfair_medium"], got["unfair_long"]) > 0
     python = make_policy("scojo-slack", {"compiled": False}, machine)
     assert simulate(jobs, machine, python).statistics == got
     plain = make_policy("scojo-conservative", {}, machine)

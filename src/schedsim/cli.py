@@ -271,6 +271,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     write_text_atomic(args.out, text)
     if note:
         print(f"schedsim convert: note: {args.source}: {note}", file=sys.stderr)
+    return 0
 
 
 def cmd_plot(args: argparse.Namespace) -> int:

@@ -182,14 +182,13 @@ def read_schedule(path: str | Path, procs: int | None = None) -> ScheduleData:
     line whose wait or run time is unknown (-1) did not run and is left out; a file in
     which no job ran is not a schedule.
     """
+    from schedsim.inputs import read_input
     from schedsim.workloads.swf import read_swf_table
 
     path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
-    table = read_swf_table(path)
+    table = read_swf_table(read_input(path), str(path))
     values = table.values
-    log = table.log()
+    log = table.header
     ran = (values[:, 2] >= 0) & (values[:, 3] >= 0) & (values[:, 4] > 0)
     if not ran.any():
         raise InputError(f"{path}: no job line has a wait, a run time and processors "
@@ -202,8 +201,8 @@ def read_schedule(path: str | Path, procs: int | None = None) -> ScheduleData:
     data = ScheduleData(str(path), kept[:, 0].astype(np.int64), kept[:, 1].copy(),
                         kept[:, 1] + kept[:, 2], kept[:, 1] + kept[:, 2] + kept[:, 3],
                         kept[:, 4].astype(np.int64), np.zeros(len(kept), np.int64),
-                        machine, partitions, {}, table.header)
-    _read_runs(data, table.header, table.header_line_numbers)
+                        machine, partitions, {}, table.header.lines)
+    _read_runs(data, table.header.lines, table.header.numbers)
     too_large = data.procs > max(partitions)
     if too_large.any():
         job = int(data.ids[np.flatnonzero(too_large)[0]])

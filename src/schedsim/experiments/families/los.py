@@ -105,7 +105,8 @@ class LosFamily(Family):
     metrics = METRICS
     measure = "schedsim.experiments.families.los_measure"
     param_columns = ("c_s",)
-    axes = axis_schemas(ps=SHARE, pd=SHARE, elastic={"type": "boolean"}, load=POSITIVE)
+    axes = axis_schemas(ps=SHARE, pd=SHARE, elastic={"type": "boolean"}, load=POSITIVE,
+                        jobs={"type": "integer", "minimum": 1})
     options = options_schema(
         ("loads",), loads={"type": "array", "items": POSITIVE, "minItems": 1},
         elastic={"type": "object", "additionalProperties": False,
