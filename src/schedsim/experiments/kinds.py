@@ -329,6 +329,7 @@ class Sweep:
             machine = MachineSpec(int(trace["procs"]))
         else:
             machine = ctx.family.machine(ctx.section)
+        machine.check_execution(ctx.family.name)
         if trace and trace.get("months"):
             return self._month_fields(ctx, trace, machine)
         if trace:
