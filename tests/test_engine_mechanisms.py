@@ -22,9 +22,9 @@ from schedsim.engine import (
     WakeUp,
     simulate,
 )
+from schedsim.errors import InputError
 from schedsim.jobs import Job, RuntimeChange
 from schedsim.loadmodel import ScriptedLoads
-from schedsim.errors import InputError
 from schedsim.machine import EQUAL_SPLIT, POOLED, Machine
 from schedsim.metrics import job_table, summarize, validate_schedule
 from schedsim.policies.registry import make_policy
