@@ -176,3 +176,37 @@ def test_plan_shares_the_common_point() -> None:
     runs = {p.run_path for p in plan.points.values()}
     assert len(runs) == 4 * (9 + 6 + 6 - 2)
     assert all(p.batches == (31, 7000, 1) for p in plan.points.values())
+
+
+def test_readings_of_pmax_unit_and_execution_model() -> None:
+    """The default reading runs equal split with Pmax in processors; ``e1-pooled`` reruns
+    every policy on the pooled machine; ``o3-pmax-bpus`` reruns HAP and the IHAPs with
+    ``pmax_unit: bpus`` and reads MAP's default run (MAP sizes in processors)."""
+    from schedsim.experiments.plan import build_plan
+
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    for name in ("hrf", "los", "goal", "slack"):
+        config[name] = {"enabled": False}
+    readings = config["ihap"]["sensitivity"]
+    config["ihap"]["sensitivity"] = {r: readings[r] for r in ("o3-pmax-bpus", "e1-pooled")}
+    points = build_plan(config, ROOT).points.values()
+    default = [p for p in points if "@" not in p.target]
+    assert {p.machine.execution for p in default} == {"equal_split"}
+    assert not any(p.fixed.get("pmax_unit") for p in default)
+    pooled = [p for p in points if p.target.endswith("@e1-pooled")]
+    assert {p.machine.execution for p in pooled} == {"pooled"}
+    assert {p.policy for p in pooled} == {"MAP", "HAP", "IHAP", "IHAP-FCFS"}
+    bpus = [p for p in points if p.target.endswith("@o3-pmax-bpus")]
+    assert {p.policy for p in bpus} == {"HAP", "IHAP", "IHAP-FCFS"}
+    assert {p.fixed["pmax_unit"] for p in bpus} == {"bpus"}
+    assert {p.machine.execution for p in bpus} == {"equal_split"}
+
+
+@pytest.mark.parametrize("machine, message", [
+    ({"procs": 64, "execution": "fastest"}, "allowed: equal_split, pooled"),
+])
+def test_an_unknown_execution_model_is_named(machine: dict, message: str) -> None:
+    from schedsim.experiments.spec import MachineSpec
+
+    with pytest.raises(ValueError, match=message):
+        MachineSpec.of(machine)
