@@ -59,12 +59,14 @@ class MachineSpec:
                        self.execution or EQUAL_SPLIT)
 
     def check_execution(self, where: str) -> None:
-        """A stated execution model needs processors whose rates differ: speeds or a
-        background load (on identical dedicated processors both models are one)."""
-        if self.execution and not self.speeds and self.load is None:
+        """A stated execution model needs processors whose rates can differ: different
+        speeds or a background load (on identical dedicated processors both models are
+        one)."""
+        if self.execution and len(set(self.speeds)) < 2 and self.load is None:
             raise InputError(f"{where}: machine.execution={self.execution} says how a job "
                              "progresses on processors of different rates; this machine has "
-                             "neither speeds nor a background load (remove the key)")
+                             "neither different speeds nor a background load (remove the "
+                             "key)")
 
 
 MACHINE_KEYS = ("procs", "unit", "partitions", "speeds", "load", "execution")
