@@ -3,6 +3,7 @@ the precision columns of its tables, its machine and its plan."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -189,7 +190,7 @@ def test_readings_of_pmax_unit_and_execution_model() -> None:
         config[name] = {"enabled": False}
     readings = config["ihap"]["sensitivity"]
     config["ihap"]["sensitivity"] = {r: readings[r] for r in ("o3-pmax-bpus", "e1-pooled")}
-    points = build_plan(config, ROOT).points.values()
+    points = [p for p in build_plan(config, ROOT).points.values() if p.family == "ihap"]
     default = [p for p in points if "@" not in p.target]
     assert {p.machine.execution for p in default} == {"equal_split"}
     assert not any(p.fixed.get("pmax_unit") for p in default)
@@ -202,11 +203,27 @@ def test_readings_of_pmax_unit_and_execution_model() -> None:
     assert {p.machine.execution for p in bpus} == {"equal_split"}
 
 
-@pytest.mark.parametrize("machine, message", [
-    ({"procs": 64, "execution": "fastest"}, "allowed: equal_split, pooled"),
-])
-def test_an_unknown_execution_model_is_named(machine: dict, message: str) -> None:
-    from schedsim.experiments.spec import MachineSpec
+def test_an_unknown_execution_model_is_named() -> None:
+    from schedsim.errors import InputError
+    from schedsim.machinespec import parse_machine
 
-    with pytest.raises(ValueError, match=message):
-        MachineSpec.of(machine)
+    with pytest.raises(InputError, match=re.escape(
+            "ihap.machine: execution='fastest' is not an execution model; allowed: "
+            "equal_split, pooled")):
+        parse_machine({"procs": 64, "execution": "fastest"}, "ihap.machine")
+
+
+def test_an_execution_model_needs_processors_of_different_rates() -> None:
+    """On processors of one speed without a load both models are one: stating one is an
+    error."""
+    from schedsim.errors import InputError
+    from schedsim.experiments.plan import build_plan
+
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    for name in ("hrf", "los", "goal", "slack"):
+        config[name] = {"enabled": False}
+    config["ihap"]["sensitivity"] = {}
+    config["ihap"]["machine"] = {"procs": 64, "load": None, "execution": "pooled"}
+    config["ihap"]["options"]["fast_procs"] = 0
+    with pytest.raises(InputError, match="neither different speeds nor a background load"):
+        build_plan(config, ROOT)
