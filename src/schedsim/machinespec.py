@@ -63,7 +63,7 @@ class MachineSpec:
         speeds or a background load (on identical dedicated processors both models are
         one)."""
         if self.execution and len(set(self.speeds)) < 2 and self.load is None:
-            raise InputError(f"{where}: machine.execution={self.execution} says how a job "
+            raise InputError(f"{where}: execution={self.execution} says how a job "
                              "progresses on processors of different rates; this machine has "
                              "neither different speeds nor a background load (remove the "
                              "key)")

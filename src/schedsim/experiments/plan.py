@@ -213,7 +213,8 @@ def _check_section(ctx: Context) -> None:
         if missing:
             raise InputError(f"{name}: missing key {missing[0]} (an enabled family needs "
                              "machine, jobs and workload.model)")
-        ctx.family.machine(ctx.section)  # its errors named at the section's key
+        # its errors named at the section's key
+        ctx.family.machine(ctx.section).check_execution(f"{name}.machine")
     if ctx.family.options is not None:
         from schedsim.experiments.configcheck import value_problem
 
