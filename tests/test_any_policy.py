@@ -152,6 +152,11 @@ BAD_MACHINES = [
     ({"procs": 64, "load": {"name": "gaussian"}}, "unknown load model 'gaussian'; known: uniform"),
     ({"procs": 64, "cores": 2}, "unknown key 'cores'; allowed: procs, unit, partitions"),
     ({"procs": 0}, "procs=0 must be a positive integer"),
+    ({"procs": 64, "speeds": [1, 2] * 32, "execution": "fastest"},
+     "execution='fastest' is not an execution model; allowed: equal_split, pooled"),
+    ({"procs": 64, "execution": "pooled"}, "execution=pooled says how a job progresses "
+     "on processors of different rates; this machine has neither different speeds nor a "
+     "background load (remove the key)"),
 ]
 
 

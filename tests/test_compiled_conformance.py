@@ -2,10 +2,12 @@
 (``compiled: true``, the default) against the Python policy under the Python engine
 (``compiled: false``), start for start, end for end, segment for segment, processor for
 processor, with the same statistics, on fixed and on hypothesis-generated workloads
-(several partitions, suspensions and background loads included).
+(several partitions, suspensions and background loads included), and for jobs with work
+under every execution model of the machine (equal split and pooled).
 
 A policy whose settings have ``compiled`` must have a case here: the first test fails
-for a compiled path nobody compares.
+for a compiled path nobody compares, the second for a case of jobs with work that leaves
+out an execution model.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -24,7 +26,7 @@ from hypothesis import strategies as st
 from schedsim.engine import simulate
 from schedsim.jobs import Job
 from schedsim.loadmodel import UniformLoads
-from schedsim.machine import Machine
+from schedsim.machine import EXECUTION_MODELS, Machine
 from schedsim.policies.registry import all_policies, make_policy
 from schedsim.schedule import Schedule, SimulationError
 from schedsim.workloads.hyperexp import PARAMS, generate_hyperexp_jobs, ihap_machine
@@ -93,17 +95,22 @@ def lublin_jobs(count: int, nodes: int, seed: int, inexact: bool = False) -> lis
 
 
 # -- the cases -----------------------------------------------------------------------------
+Fixed = tuple[list[Job], Machine, int | None, dict[str, Any]]
+
+
 @dataclass(frozen=True)
 class Case:
     """How to compare one policy: machines, generated workloads (with the load seed, or
-    None for a dedicated machine), parameters, a fixed workload, and whether the compiled
-    path is a whole run (``simulate_compiled``) or a compiled search inside the engine."""
+    None for a dedicated machine), parameters, fixed workloads (each with its machine,
+    load seed and parameters), and whether the compiled path is a whole run
+    (``simulate_compiled``) or a compiled search inside the engine."""
 
-    machines: st.SearchStrategy[Machine]
+    machines: tuple[Machine, ...]
     workloads: Callable[[Machine], st.SearchStrategy[tuple[list[Job], int | None]]]
     params: st.SearchStrategy[dict[str, Any]]
-    fixed: Callable[[], tuple[list[Job], Machine, int | None]]
+    fixed: Callable[[], list[Fixed]]
     whole_run: bool = True
+    with_work: bool = False  # jobs with work: every execution model must be compared
 
 
 def _no_load(strategy: st.SearchStrategy[list[Job]]) -> st.SearchStrategy[
@@ -112,10 +119,10 @@ def _no_load(strategy: st.SearchStrategy[list[Job]]) -> st.SearchStrategy[
 
 
 def _rigid(positive: bool = False) -> Case:
-    return Case(st.sampled_from([Machine(16), Machine(24), Machine(32, unit=4)]),
+    return Case((Machine(16), Machine(24), Machine(32, unit=4)),
                 lambda machine: _no_load(rigid_jobs(16, positive)), st.just({}),
-                lambda: (lublin_jobs(2_000, 128, 5, inexact=not positive), Machine(128),
-                         None))
+                lambda: [(lublin_jobs(2_000, 128, 5, inexact=not positive), Machine(128),
+                          None, {})])
 
 
 SCOJO = st.fixed_dictionaries({
@@ -134,6 +141,8 @@ ADAPTIVE = st.fixed_dictionaries({
     "f": st.sampled_from([0.5, 1.0]),
     "sized_job_waits": st.booleans(),
     "selection": st.sampled_from(["", "fcfs", "fpfs"])})
+BPU_ADAPTIVE = st.tuples(ADAPTIVE, st.sampled_from(["processors", "bpus"])).map(
+    lambda both: {**both[0], "pmax_unit": both[1]})
 GOAL = st.fixed_dictionaries({
     "node_limit": st.sampled_from([1, 7, 50, 4000]),
     "tree": st.sampled_from(["idea2", "idea1"]),
@@ -142,23 +151,32 @@ GOAL = st.fixed_dictionaries({
     "objective": st.sampled_from(["tradeoff", "hierarchical"])})
 
 
-def _adaptive() -> Case:
+def _adaptive(params: st.SearchStrategy[dict[str, Any]], bpus: bool) -> Case:
+    """MAP, HAP, IHAP: the paper's machine under background load and a small dedicated
+    one of mixed speeds, each under every execution model; fixed, the paper's workload
+    under each model (with Pmax in BPUs too for the policies that size in BPUs)."""
     loaded = ihap_machine()
-    return Case(st.sampled_from([loaded, Machine(6, speeds=(1.0, 1.5, 2.0, 0.5, 1.0, 3.0))]),
-                lambda machine: hyperexp_jobs().map(
+    bases = (loaded, Machine(6, speeds=(1.0, 1.5, 2.0, 0.5, 1.0, 3.0)))
+    machines = tuple(replace(m, execution=e) for m in bases for e in EXECUTION_MODELS)
+
+    def fixed() -> list[Fixed]:
+        jobs = generate_hyperexp_jobs(600, 3, {**{p.name: p.default for p in PARAMS},
+                                               "utilization": 0.8})
+        chosen = [{}, {"pmax_unit": "bpus"}] if bpus else [{}]
+        return [(jobs, replace(loaded, execution=e), 11, c)
+                for e in EXECUTION_MODELS for c in chosen]
+    return Case(machines, lambda machine: hyperexp_jobs().map(
                     lambda case: (case[0], case[1] if machine.procs == loaded.procs else None)),
-                ADAPTIVE, lambda: (generate_hyperexp_jobs(
-                    600, 3, {**{p.name: p.default for p in PARAMS}, "utilization": 0.8}),
-                    loaded, 11))
+                params, fixed, with_work=True)
 
 
 def _goal() -> Case:
-    machines = st.sampled_from([Machine(16, partitions=(8, 8)), Machine(24, partitions=(8, 16)),
-                                Machine(12, partitions=(4, 4, 4))])
+    machines = (Machine(16, partitions=(8, 8)), Machine(24, partitions=(8, 16)),
+                Machine(12, partitions=(4, 4, 4)))
     return Case(machines, lambda machine: _no_load(exact_jobs(max(machine.partitions))), GOAL,
-                lambda: ([Job(j.id, j.submit, j.runtime, min(j.procs, 64), j.runtime)
-                          for j in lublin_jobs(300, 128, 9)],
-                         Machine(128, partitions=(64, 64)), None),
+                lambda: [([Job(j.id, j.submit, j.runtime, min(j.procs, 64), j.runtime)
+                           for j in lublin_jobs(300, 128, 9)],
+                          Machine(128, partitions=(64, 64)), None, {})],
                 whole_run=False)
 
 
@@ -167,14 +185,16 @@ CASES: dict[str, Case] = {
     # conservative backfilling assumes jobs of positive length ending by their estimates
     # (as cleaned logs are): otherwise the policy itself overcommits
     "conservative": _rigid(positive=True),
-    "slack-backfill": Case(st.just(Machine(8)), lambda machine: _no_load(sliced_jobs()), SLACK,
-                           lambda: (lublin_jobs(1_000, 128, 3), Machine(128), None)),
-    "scojo-conservative": Case(st.just(Machine(8)), lambda machine: _no_load(sliced_jobs()),
-                               SCOJO, lambda: (lublin_jobs(1_000, 128, 4), Machine(128), None)),
-    "scojo-slack": Case(st.just(Machine(8)), lambda machine: _no_load(sliced_jobs()),
+    "slack-backfill": Case((Machine(8),), lambda machine: _no_load(sliced_jobs()), SLACK,
+                           lambda: [(lublin_jobs(1_000, 128, 3), Machine(128), None, {})]),
+    "scojo-conservative": Case((Machine(8),), lambda machine: _no_load(sliced_jobs()),
+                               SCOJO, lambda: [(lublin_jobs(1_000, 128, 4), Machine(128), None,
+                                                {})]),
+    "scojo-slack": Case((Machine(8),), lambda machine: _no_load(sliced_jobs()),
                         st.tuples(SCOJO, SLACK).map(lambda both: {**both[0], **both[1]}),
-                        lambda: (lublin_jobs(800, 128, 6), Machine(128), None)),
-    "MAP": _adaptive(), "HAP": _adaptive(), "IHAP": _adaptive(), "IHAP-FCFS": _adaptive(),
+                        lambda: [(lublin_jobs(800, 128, 6), Machine(128), None, {})]),
+    "MAP": _adaptive(ADAPTIVE, bpus=False), "HAP": _adaptive(BPU_ADAPTIVE, bpus=True),
+    "IHAP": _adaptive(BPU_ADAPTIVE, bpus=True), "IHAP-FCFS": _adaptive(BPU_ADAPTIVE, bpus=True),
     "goal-oriented": _goal(), "goal-oriented-idea1": _goal(),
 }
 
@@ -187,6 +207,15 @@ def compiled_policies() -> list[str]:
 
 def test_every_policy_with_a_compiled_path_has_a_case() -> None:
     assert compiled_policies() == sorted(CASES)
+
+
+@pytest.mark.parametrize("name", sorted(name for name, case in CASES.items() if case.with_work))
+def test_jobs_with_work_are_compared_under_every_execution_model(name: str) -> None:
+    """A compiled path that runs jobs with work is compared under equal split and pooled,
+    on generated and on fixed workloads."""
+    case = CASES[name]
+    assert {m.execution for m in case.machines if m.speeds} == set(EXECUTION_MODELS)
+    assert {machine.execution for _, machine, _, _ in case.fixed()} == set(EXECUTION_MODELS)
 
 
 # -- the comparison --------------------------------------------------------------------------
@@ -233,15 +262,15 @@ def compare(name: str, params: dict[str, Any], jobs: list[Job], machine: Machine
 def test_compiled_equals_the_reference_on_generated_workloads(name: str,
                                                               data: st.DataObject) -> None:
     case = CASES[name]
-    machine = data.draw(case.machines)
+    machine = data.draw(st.sampled_from(case.machines))
     jobs, load_seed = data.draw(case.workloads(machine))
     compare(name, data.draw(case.params), jobs, machine, load_seed)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_compiled_equals_the_reference_on_a_fixed_workload(name: str) -> None:
-    jobs, machine, load_seed = CASES[name].fixed()
-    compare(name, {}, jobs, machine, load_seed)
+    for jobs, machine, load_seed, params in CASES[name].fixed():
+        compare(name, params, jobs, machine, load_seed)
 
 
 def test_a_subclass_or_an_unmodelled_run_goes_through_the_engine() -> None:

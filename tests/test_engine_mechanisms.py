@@ -22,9 +22,10 @@ from schedsim.engine import (
     WakeUp,
     simulate,
 )
+from schedsim.errors import InputError
 from schedsim.jobs import Job, RuntimeChange
 from schedsim.loadmodel import ScriptedLoads
-from schedsim.machine import Machine
+from schedsim.machine import EQUAL_SPLIT, POOLED, Machine
 from schedsim.metrics import job_table, summarize, validate_schedule
 from schedsim.policies.registry import make_policy
 from schedsim.schedule import Schedule
@@ -179,35 +180,98 @@ def test_validate_catches_over_use_across_segments() -> None:
         validate_schedule(overlapping)
 
 
-# -- progress under background load (IHAP paper, sec. 2) ---------------------------------
-def one_job_on_two_processors(script: dict[float, tuple[float, float]]) -> tuple[Schedule, list]:
+# -- progress under background load (IHAP paper, sec. 4.2-4.3) ----------------------------
+def one_job_on_two_processors(script: dict[float, tuple[float, float]], execution: str,
+                              later: list[Job] = ()) -> tuple[Schedule, list]:
+    """30 BPU-seconds on processors of 2 and 1 BPU under scripted loads (``later``: jobs
+    that wait for free processors)."""
     seen: list[tuple[float, tuple[float, ...]]] = []
 
     def decide(view: EngineView, queue: list[Job]) -> list:
         seen.append((view.now, tuple(view.loads)))
-        return [Start(j, 2) for j in queue]
-    machine = Machine(2, speeds=(2.0, 1.0))
-    jobs = [Job(1, 0, 0, 2, 0, work=30.0)]
+        return [Start(j, j.procs) for j in queue[:1] if j.procs <= view.free[0]]
+    machine = Machine(2, speeds=(2.0, 1.0), execution=execution)
+    jobs = [Job(1, 0, 0, 2, 0, work=30.0), *later]
     schedule = simulate(jobs, machine, Scripted(decide), load_model=ScriptedLoads(script),
                         check=True)
     return schedule, seen
 
 
-def test_work_progresses_at_the_sum_of_effective_rates() -> None:
-    schedule, seen = one_job_on_two_processors({0.0: (0.25, 0.10)})
+def test_pooled_work_progresses_at_the_sum_of_effective_rates() -> None:
+    schedule, seen = one_job_on_two_processors({0.0: (0.25, 0.10)}, POOLED)
     assert schedule.end == [pytest.approx(12.5)]  # rate 2 x 0.75 + 1 x 0.9 = 2.4
     assert seen == [(0.0, (0.25, 0.10))]  # the policy sees the loads redrawn at the arrival
 
 
-def test_load_change_re_times_the_running_job() -> None:
-    schedule, _ = one_job_on_two_processors({0.0: (0.25, 0.10), 5.0: (0.0, 0.30)})
+def test_pooled_load_change_re_times_the_running_job() -> None:
+    schedule, _ = one_job_on_two_processors({0.0: (0.25, 0.10), 5.0: (0.0, 0.30)}, POOLED)
     assert schedule.end == [pytest.approx(5 + 18 / 2.7)]  # 11.667
 
 
-def test_rigid_job_runs_at_the_mean_relative_rate_of_its_processors() -> None:
+def test_equal_split_ends_with_the_slowest_task() -> None:
+    """Tasks of 15 BPU-s at 2 x 0.75 = 1.5 (ends at 10) and 1 x 0.9 = 0.9 (16.667)."""
+    schedule, _ = one_job_on_two_processors({0.0: (0.25, 0.10)}, EQUAL_SPLIT)
+    assert schedule.end == [pytest.approx(15 / 0.9)]
+
+
+def test_equal_split_load_change_re_times_every_task() -> None:
+    """At 5 the tasks have 15 - 7.5 = 7.5 and 15 - 4.5 = 10.5 left; at the new rates 2.0
+    and 0.7 they end at 8.75 and 5 + 15 = 20."""
+    schedule, _ = one_job_on_two_processors({0.0: (0.25, 0.10), 5.0: (0.0, 0.30)},
+                                            EQUAL_SPLIT)
+    assert schedule.end == [pytest.approx(20.0)]
+
+
+def test_equal_split_a_finished_task_keeps_its_processor() -> None:
+    """The fast task ends at 10; a load change on its processor at 12 leaves the end at
+    16.667, and a one-processor job that arrives at 11 waits for it."""
+    later = [Job(2, 11, 0, 1, 0, work=1.0)]
+    schedule, _ = one_job_on_two_processors({0.0: (0.25, 0.10), 12.0: (0.5, 0.10)},
+                                            EQUAL_SPLIT, later)
+    assert schedule.end[0] == pytest.approx(15 / 0.9)
+    assert schedule.start[1] == schedule.end[0]
+    assert schedule.end[1] == pytest.approx(15 / 0.9 + 1 / 1.0)  # processor 0 at 2 x 0.5
+
+
+@pytest.mark.parametrize("execution, end", [(POOLED, 10 / 0.75), (EQUAL_SPLIT, 10 / 0.5)])
+def test_rigid_job_runs_at_its_processors_relative_rates(execution: str, end: float) -> None:
+    """10 s of nominal run time on processors loaded 50% and 0%: pooled at the mean rate
+    0.75; equal split each task needs 10 s, the loaded one at rate 0.5."""
     jobs = [Job(1, 0, 10, 2, 10)]
-    schedule = simulate(jobs, Machine(2), greedy(), load_model=ScriptedLoads({0: (0.5, 0.0)}))
-    assert schedule.end == [pytest.approx(10 / 0.75)]
+    schedule = simulate(jobs, Machine(2, execution=execution), greedy(),
+                        load_model=ScriptedLoads({0: (0.5, 0.0)}))
+    assert schedule.end == [pytest.approx(end)]
+
+
+@pytest.mark.parametrize("execution, end", [(POOLED, 6 / 3), (EQUAL_SPLIT, 3 / 1)])
+def test_work_on_processors_of_different_speeds_without_load(execution: str,
+                                                             end: float) -> None:
+    """6 BPU-s on speeds 1 and 2: pooled 6 / 3; equal split 3 on the slow processor."""
+    schedule = simulate([Job(1, 0, 0, 2, 0, work=6.0)],
+                        Machine(2, speeds=(1.0, 2.0), execution=execution), greedy())
+    assert schedule.end == [pytest.approx(end)]
+
+
+@pytest.mark.parametrize("execution, end", [(POOLED, 20 + 12 / 3), (EQUAL_SPLIT, 20 + 6 / 1)])
+def test_a_suspended_job_keeps_the_work_its_tasks_have_left(execution: str,
+                                                           end: float) -> None:
+    """30 BPU-s on speeds 2 and 1, suspended at 6 and resumed at 20: 12 left either way
+    (equal split: 15 - 12 and 15 - 6), split equally again on resuming."""
+    def decide(view: EngineView, queue: list[Job]) -> list:
+        if view.now == 0:
+            return [Start(queue[0], 2), WakeUp(6)]
+        if view.now == 6:
+            return [Suspend(view.running[0].job), WakeUp(20)]
+        return [Resume(view.suspended[0].job)] if view.now == 20 else []
+    schedule = simulate([Job(1, 0, 0, 2, 0, work=30.0)],
+                        Machine(2, speeds=(2.0, 1.0), execution=execution), Scripted(decide),
+                        check=True)
+    assert schedule.segments(0) == [(0, 6), (20, pytest.approx(end))]
+
+
+def test_an_unknown_execution_model_is_refused() -> None:
+    with pytest.raises(InputError, match="allowed: equal_split, pooled"):
+        Machine(2, execution="fastest")
 
 
 def test_zero_loads_give_the_schedule_without_a_load_model() -> None:

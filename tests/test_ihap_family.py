@@ -4,6 +4,7 @@ the precision columns of its tables, its machine and its plan."""
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -201,3 +202,53 @@ def test_plan_shares_the_common_point() -> None:
     runs = {p.run_path for p in plan.points.values()}
     assert len(runs) == 4 * (9 + 6 + 6 - 2)
     assert all(p.batches == (31, 7000, 1) for p in plan.points.values())
+
+
+def test_readings_of_pmax_unit_and_execution_model() -> None:
+    """The default reading runs equal split with Pmax in processors; ``e1-pooled`` reruns
+    every policy on the pooled machine; ``o3-pmax-bpus`` reruns HAP and the IHAPs with
+    ``pmax_unit: bpus`` and reads MAP's default run (MAP sizes in processors)."""
+    from schedsim.experiments.plan import build_plan
+
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    for name in ("hrf", "los", "goal", "slack"):
+        config[name] = {"enabled": False}
+    readings = config["ihap"]["sensitivity"]
+    config["ihap"]["sensitivity"] = {r: readings[r] for r in ("o3-pmax-bpus", "e1-pooled")}
+    points = [p for p in build_plan(config, ROOT).points.values() if p.family == "ihap"]
+    default = [p for p in points if "@" not in p.target]
+    assert {p.machine.execution for p in default} == {"equal_split"}
+    assert not any(p.fixed.get("pmax_unit") for p in default)
+    pooled = [p for p in points if p.target.endswith("@e1-pooled")]
+    assert {p.machine.execution for p in pooled} == {"pooled"}
+    assert {p.policy for p in pooled} == {"MAP", "HAP", "IHAP", "IHAP-FCFS"}
+    bpus = [p for p in points if p.target.endswith("@o3-pmax-bpus")]
+    assert {p.policy for p in bpus} == {"HAP", "IHAP", "IHAP-FCFS"}
+    assert {p.fixed["pmax_unit"] for p in bpus} == {"bpus"}
+    assert {p.machine.execution for p in bpus} == {"equal_split"}
+
+
+def test_an_unknown_execution_model_is_named() -> None:
+    from schedsim.errors import InputError
+    from schedsim.machinespec import parse_machine
+
+    with pytest.raises(InputError, match=re.escape(
+            "ihap.machine: execution='fastest' is not an execution model; allowed: "
+            "equal_split, pooled")):
+        parse_machine({"procs": 64, "execution": "fastest"}, "ihap.machine")
+
+
+def test_an_execution_model_needs_processors_of_different_rates() -> None:
+    """On processors of one speed without a load both models are one: stating one is an
+    error."""
+    from schedsim.errors import InputError
+    from schedsim.experiments.plan import build_plan
+
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    for name in ("hrf", "los", "goal", "slack"):
+        config[name] = {"enabled": False}
+    config["ihap"]["sensitivity"] = {}
+    config["ihap"]["machine"] = {"procs": 64, "load": None, "execution": "pooled"}
+    config["ihap"]["options"]["fast_procs"] = 0
+    with pytest.raises(InputError, match="neither different speeds nor a background load"):
+        build_plan(config, ROOT)

@@ -1,10 +1,12 @@
-"""The IHAP execution model and its statistics: M/G/1 known answers through batch means,
-the coverage of the 90% batch interval, and invariants of MAP, HAP and IHAP runs under
-background load (hypothesis)."""
+"""The IHAP execution model and its statistics: M/G/1 known answers through batch means
+(under either execution model: on one processor they coincide), the coverage of the 90%
+batch interval, and invariants of MAP, HAP and IHAP runs under background load
+(hypothesis)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import pairwise
 
 import numpy as np
@@ -16,13 +18,14 @@ from schedsim.engine import simulate
 from schedsim.experiments.families.ihap_measure import MEASURE as BATCHES
 from schedsim.experiments.run import SeedWorkload, simulate_batches
 from schedsim.loadmodel import UniformLoads
-from schedsim.machine import Machine
+from schedsim.machine import EQUAL_SPLIT, EXECUTION_MODELS, Machine
 from schedsim.policies.adaptive import FCFS, AdaptivePolicy
 from schedsim.policies.registry import make_policy
 from schedsim.stats import mean_ci
 from schedsim.workloads.hyperexp import PARAMS, generate_hyperexp_jobs, ihap_machine
 
-ONE = Machine(1, speeds=(1.0,))
+ONE = {execution: Machine(1, speeds=(1.0,), execution=execution)
+       for execution in EXECUTION_MODELS}
 
 
 def single_server_jobs(count: int, seed: int, cv_demand: float) -> list:
@@ -32,15 +35,19 @@ def single_server_jobs(count: int, seed: int, cv_demand: float) -> list:
     return generate_hyperexp_jobs(count, seed, params)
 
 
+@pytest.mark.parametrize("execution", EXECUTION_MODELS)
 @pytest.mark.parametrize("cv_demand, response", [(2.0, 3.5), (1.0, 2.0)])
-def test_mg1_mean_response_through_batch_means(cv_demand: float, response: float) -> None:
+def test_mg1_mean_response_through_batch_means(cv_demand: float, response: float,
+                                               execution: str) -> None:
     """Pollaczek-Khinchine: R = D + lambda E[S^2] / (2 (1 - rho)); CVs 2 -> 3.5, CVs 1 -> 2.0.
-    The 90% interval over 30 kept batches of 2000 jobs covers it, for every policy."""
+    The 90% interval over 30 kept batches of 2000 jobs covers it, for every policy, under
+    either execution model."""
     jobs = single_server_jobs(31 * 2000, 5, cv_demand)
-    rows = simulate_batches(SeedWorkload(jobs), ONE, "IHAP", {}, None, (31, 2000, 1), BATCHES)
+    rows = simulate_batches(SeedWorkload(jobs), ONE[execution], "IHAP", {}, None,
+                            (31, 2000, 1), BATCHES)
     interval = mean_ci([r["MRT"] for r in rows], 0.90)
     assert interval.low <= response <= interval.high, interval
-    # every policy gives the same schedule on one processor (the Lindley test above)
+    # every policy gives the same schedule on one processor (test_adaptive's Lindley test)
 
 
 def lindley_response(gaps: np.ndarray, services: np.ndarray) -> np.ndarray:
@@ -97,13 +104,13 @@ def checked(policy: AdaptivePolicy) -> tuple[AdaptivePolicy, list[str]]:
     problems: list[str] = []
     allocate, schedule = policy.allocate, policy.schedule
 
-    def checked_allocate(tau, idle, weights, idle_weight=None):  # type: ignore[no-untyped-def]
-        chosen = allocate(tau, idle, weights, idle_weight)
+    def checked_allocate(need, most, idle, weights, idle_weight=None):  # type: ignore[no-untyped-def]
+        chosen = allocate(need, most, idle, weights, idle_weight)
         if chosen:
-            need = tau * policy.unit()
             total = sum(weights[k] for k in chosen)
-            if total < need or total - weights[chosen[-1]] >= need:
-                problems.append(f"allocation {chosen} for tau {tau}")
+            reached = total >= need or len(chosen) == most
+            if not reached or total - weights[chosen[-1]] >= need or len(chosen) > most:
+                problems.append(f"allocation {chosen} for {need} (at most {most})")
         return chosen
 
     def checked_schedule(view):  # type: ignore[no-untyped-def]
@@ -113,10 +120,11 @@ def checked(policy: AdaptivePolicy) -> tuple[AdaptivePolicy, list[str]]:
         weights, numerator = policy._weighed(view.loads)
         busy = {k for d in decisions for k in d.processors}
         idle_weight = sum(weights[k] for k in view.free_processors() if k not in busy)
+        idle_count = len(view.free_processors()) - len(busy)
         size = policy.partition_size(numerator, len(policy.queue),
                                      len(view.running) + len(decisions))
         for job in policy.queue:
-            if idle_weight >= min(size, job.procs) * policy.unit():
+            if policy.fits(*policy.cap(size, job.procs), idle_weight, idle_count):
                 problems.append(f"t={view.now}: job {job.id} fits after the FPFS pass")
         return decisions
 
@@ -127,7 +135,7 @@ def checked(policy: AdaptivePolicy) -> tuple[AdaptivePolicy, list[str]]:
 
 def rate_integral(loads: RecordingLoads, speeds: Sequence[float], processors: Sequence[int],
                   start: float, end: float) -> float:
-    """The work done on ``processors`` over [start, end] under the recorded loads."""
+    """The work ``processors`` can do over [start, end] under the recorded loads."""
     times = [t for t, _ in loads.history] + [float("inf")]
     total = 0.0
     for (t, values), following in zip(loads.history, times[1:], strict=True):
@@ -139,13 +147,16 @@ def rate_integral(loads: RecordingLoads, speeds: Sequence[float], processors: Se
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), utilization=st.sampled_from([0.3, 0.7, 0.95]),
-       name=st.sampled_from(["MAP", "HAP", "IHAP", "IHAP-FCFS"]))
-def test_invariants_of_a_loaded_run(seed: int, utilization: float, name: str) -> None:
-    machine = ihap_machine()
+       name=st.sampled_from(["MAP", "HAP", "IHAP", "IHAP-FCFS"]),
+       execution=st.sampled_from(EXECUTION_MODELS), bpus=st.booleans())
+def test_invariants_of_a_loaded_run(seed: int, utilization: float, name: str, execution: str,
+                                    bpus: bool) -> None:
+    machine = replace(ihap_machine(), execution=execution)
     params = {**{p.name: p.default for p in PARAMS}, "utilization": utilization}
     jobs = generate_hyperexp_jobs(150, seed, params)
+    chosen = {"pmax_unit": "bpus"} if bpus and name != "MAP" else {}
     # the Python policy in the engine: the test watches its decisions and the load draws
-    policy, problems = checked(make_policy(name, {"compiled": False}, machine))
+    policy, problems = checked(make_policy(name, {"compiled": False, **chosen}, machine))
     loads = RecordingLoads(machine.procs, seed)
     schedule = simulate(jobs, machine, policy, load_model=loads, check=True)
     assert not problems, problems[:3]
@@ -160,12 +171,22 @@ def test_invariants_of_a_loaded_run(seed: int, utilization: float, name: str) ->
     # FCFS starts in arrival order
     if policy.order == FCFS:
         assert schedule.start == sorted(schedule.start)
-    # every job's demand is the integral of its processors' rates over its run
+    # a job never holds more than Pmax processors (unless Pmax is in BPUs)
+    if not chosen:
+        assert all(len(schedule.processors[i]) <= job.procs for i, job in enumerate(jobs))
+    # pooled: every job's demand is the integral of its processors' rates over its run;
+    # equal split: each task carries demand / p, and the slowest, which ends the job, has
+    # done exactly that over the run (the others finished earlier)
     for index, job in enumerate(jobs):
-        done = rate_integral(loads, machine.speeds, schedule.processors[index],
-                             schedule.start[index], schedule.end[index])
-        assert done == pytest.approx(job.work, rel=1e-9)
+        processors, span = schedule.processors[index], (schedule.start[index],
+                                                        schedule.end[index])
+        if execution == EQUAL_SPLIT:
+            done = min(rate_integral(loads, machine.speeds, (k,), *span) for k in processors)
+            assert done == pytest.approx(job.work / len(processors), rel=1e-9)
+        else:
+            done = rate_integral(loads, machine.speeds, processors, *span)
+            assert done == pytest.approx(job.work, rel=1e-9)
     # same seed, same schedule
-    again = simulate(jobs, machine, make_policy(name, {}, machine),
+    again = simulate(jobs, machine, make_policy(name, chosen, machine),
                      load_model=UniformLoads(machine.procs, seed))
     assert again.start == schedule.start and again.end == schedule.end

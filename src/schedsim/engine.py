@@ -51,21 +51,31 @@ processors than free, start before submit, a job started twice, an allocation
 that is not a multiple of the machine's unit, suspending a job that is not
 running, ...).
 
-Progress. Without a load model a job runs its run time (``Job.runtime_on``, or
-``work`` over the sum of its processors' speeds) and nothing is re-timed. With a
-load model the rate of processor k is ``speed_k * (1 - load_k)`` and
+Progress. The rate of processor k is ``speed_k * (1 - load_k)`` (its speed without a
+load model). A job whose progress depends on these rates (every job under a load
+model; a job with ``work``, in BPU-seconds, on a machine with speeds) is tracked as
+tasks, following the machine's execution model (``Machine.execution``; IHAP paper,
+sec. 4.2):
 
-* a job with ``work`` (BPU-seconds) progresses at the sum of its processors'
-  rates (IHAP paper, sec. 2: perfect speedup, work split across processors);
-* any other job (rigid or moldable) runs its run time at nominal speed and
-  progresses at the mean rate of its processors relative to their speeds,
-  ``sum(rate_k) / sum(speed_k)`` (so zero loads give the schedule without a load
-  model). Its estimated end stays ``start + estimate``; a job with ``work`` has
-  an exact estimate, so its estimated end follows every re-timing.
+* ``equal_split``: one task per processor, each carrying 1/p of the job's work and
+  progressing at its own processor's rate; the job ends when its slowest task does
+  (the processors of finished tasks stay allocated until then);
+* ``pooled``: one task over all the job's processors, progressing at the sum of
+  their rates.
+
+A job with ``work`` progresses at its processors' rates in BPUs; any other job
+(rigid or moldable) runs its run time at nominal speed, each task at its
+processors' rate relative to their speed (pooled: ``sum(rate_k) / sum(speed_k)``),
+so zero loads give the schedule without a load model. Every tracked job is re-timed
+when a rate of its processors changes. Its estimated end stays ``start +
+estimate``; a job with ``work`` has an exact estimate, so its estimated end follows
+every re-timing. Other jobs run their run time (``Job.runtime_on``) and nothing is
+re-timed.
 
 A suspended job frees its processors and keeps its remaining work (in BPU-seconds
-for a job with ``work``, in seconds of nominal run time otherwise); it resumes
-with the same processor count in the same partition.
+for a job with ``work``, in seconds of nominal run time otherwise; under equal split
+the sum over its tasks, split equally again when it resumes); it resumes with the
+same processor count in the same partition.
 """
 
 from __future__ import annotations
@@ -80,7 +90,7 @@ from typing import Any, ClassVar, Protocol
 
 from schedsim.jobs import DEDICATED, Job, RuntimeChange
 from schedsim.loadmodel import LoadModel
-from schedsim.machine import Machine
+from schedsim.machine import POOLED, Machine
 from schedsim.schedule import Schedule, SimulationError, validate_schedule
 
 __all__ = [
@@ -204,6 +214,23 @@ class Policy(Protocol):
     def schedule(self, view: EngineView) -> Iterable[Decision]:
         """Decisions for ``view.now``; called at every instant at which something
         happened while jobs wait or are suspended, and at every due wake-up."""
+
+
+# -- progress of a tracked job -------------------------------------------------
+class _Progress:
+    """A tracked job's tasks (``Engine._begin_progress``): the processors of each, the
+    work each has left at ``since``, the rate each progressed at since then, and the
+    factor from its processors' summed rate to its own."""
+
+    __slots__ = ("left", "pace", "scale", "since", "tasks")
+
+    def __init__(self, since: float, tasks: tuple[tuple[int, ...], ...], left: list[float],
+                 pace: list[float], scale: list[float]) -> None:
+        self.since = since
+        self.tasks = tasks
+        self.left = left
+        self.pace = pace
+        self.scale = scale
 
 
 # -- event kinds ------------------------------------------------------------
@@ -369,6 +396,9 @@ class Engine:
         self._completion = self._on_completion
         self._on_arrival_bound = self._on_arrival
         self._change_handler = self._on_elastic_change
+        self._progress: dict[int, _Progress] = {}
+        if self._free_ids:
+            self._setup_rates()
         if self.load_model is not None:
             self._completion = self._on_completion_loaded
             self._setup_loads()
@@ -488,7 +518,8 @@ class Engine:
             self._free_ids[record.partition].update(record.processors)
         if self._split and index in self._split:
             self._close_segment(index, self.now, record.processors)
-        if self.load_model is not None:
+        progress = self._progress
+        if progress and index in progress:
             self._end_progress(index, record.processors)
         self.policy.finish(record.job, self)
 
@@ -537,7 +568,7 @@ class Engine:
         self.free[part] -= procs
         self._state[index] = RUNNING
         self._start[index] = now
-        if self.load_model is not None:
+        if self._tracked(job):
             remaining = job.work if job.work is not None else runtime
             end = self._begin_progress(index, job, processors, remaining)
             if job.work is not None:
@@ -585,18 +616,25 @@ class Engine:
                                   f"only {self.free[part]} free in partition {part}")
 
     def _runtime(self, job: Job, procs: int, processors: tuple[int, ...]) -> float:
-        if job.work is not None and processors and self.machine.speeds:
-            speeds = self.machine.speeds
-            # BPU-proportional split (docs/deviations-workloads.md): T = W / sum of speeds.
-            return job.work / sum(speeds[p] for p in processors)
+        """The run time of an untracked job (a job with ``work`` on a machine with speeds
+        is tracked: its end comes from its tasks, ``_begin_progress``)."""
         return job.runtime_on(procs)
 
+    def _tracked(self, job: Job) -> bool:
+        """Whether the job's progress depends on its processors' rates (module docstring)."""
+        return self.load_model is not None or (job.work is not None
+                                               and bool(self.machine.speeds))
+
     def _nominal_rate(self, job: Job, procs: int, processors: tuple[int, ...]) -> float:
-        """Work units per second without load: BPU for a job with ``work``, else 1."""
+        """Work units per second without load: BPU for a job with ``work`` (under equal
+        split p times its slowest processor's speed), else 1."""
         if job.work is None:
             return 1.0
         if processors and self.machine.speeds:
-            return float(sum(self.machine.speeds[p] for p in processors))
+            speeds = [self.machine.speeds[p] for p in processors]
+            if self.machine.execution == POOLED:
+                return float(sum(speeds))
+            return float(len(speeds) * min(speeds))
         return float(procs)
 
     def _take_processors(self, job: Job, procs: int, part: int,
@@ -624,7 +662,7 @@ class Engine:
             raise SimulationError(f"t={self.now}: cannot suspend job {job.id}: it {why}")
         now = self.now
         record = self.running.pop(index)
-        if self.load_model is not None:
+        if index in self._progress:
             remaining = self._end_progress(index, record.processors)
         else:
             remaining = (self._end[index] - now) * self._nominal_rate(job, record.procs,
@@ -652,7 +690,7 @@ class Engine:
             self._check_named(job, procs, processors)
         del self.suspended[index]
         now = self.now
-        if self.load_model is not None:
+        if self._tracked(job):
             end = self._begin_progress(index, job, processors, paused.remaining)
         else:
             end = now + paused.remaining / self._nominal_rate(job, procs, processors)
@@ -693,7 +731,7 @@ class Engine:
             job.estimate = max(job.runtime, job.estimate + command.delta)
         elif state == SUSPENDED:
             self._change_suspended(self.suspended[index], command.delta)
-        elif self.load_model is not None or index in self._split:
+        elif index in self._progress or index in self._split:
             self._change_progress(index, command.delta)
         else:
             record = self.running[index]
@@ -720,10 +758,11 @@ class Engine:
         job = record.job
         rate = self._nominal_rate(job, record.procs, record.processors)
         old_end = self._end[index]
-        if self.load_model is not None:
+        if index in self._progress:
             progress = self._progress[index]
             self._advance(progress)
-            progress[0] = max(0.0, progress[0] + delta * rate)
+            ways = len(progress.left)
+            progress.left = [max(0.0, left + delta * rate / ways) for left in progress.left]
             new_end = self._retime(index, record)
         else:
             new_end = max(self.now, old_end + delta)
@@ -734,13 +773,14 @@ class Engine:
         job.estimate = max(job.runtime, job.estimate + delta)
         record.est_end += job.estimate - old_estimate
 
-    # -- progress under a load model ------------------------------------------
-    def _setup_loads(self) -> None:
+    # -- progress at the processors' rates -----------------------------------------
+    def _setup_rates(self) -> None:
         procs = self.machine.procs
         self._speeds: tuple[float, ...] = self.machine.speeds or (1.0,) * procs
         self._rates = list(self._speeds)
         self._owner = [-1] * procs
-        self._progress: dict[int, list[float]] = {}
+
+    def _setup_loads(self) -> None:
         self._redraw_due = False
         self._load_change_due = False
         self._ask_next_load_change(-math.inf)
@@ -785,32 +825,48 @@ class Engine:
 
     def _begin_progress(self, index: int, job: Job, processors: tuple[int, ...],
                         remaining: float) -> float:
-        """Register a job on its processors; return its projected end."""
+        """Register a job on its processors as tasks (the machine's execution model):
+        ``remaining`` split equally among them; return its projected end."""
         for k in processors:
             self._owner[k] = index
-        scale = 1.0 if job.work is not None else 1.0 / sum(self._speeds[k] for k in processors)
-        rate = scale * sum(self._rates[k] for k in processors)
-        self._progress[index] = [remaining, self.now, rate, scale]
-        return self.now + remaining / rate
+        tasks = ((processors,) if self.machine.execution == POOLED
+                 else tuple((k,) for k in processors))
+        ways = len(tasks)
+        if job.work is not None:
+            scale = [1.0] * ways
+        else:  # nominal seconds: a task runs at its processors' rate over their speed
+            scale = [1.0 / (ways * sum(self._speeds[k] for k in task)) for task in tasks]
+        progress = _Progress(self.now, tasks, [remaining / ways] * ways, [0.0] * ways, scale)
+        self._progress[index] = progress
+        return self._projected_end(progress)
 
     def _end_progress(self, index: int, processors: tuple[int, ...]) -> float:
-        """Unregister a job; return its remaining work."""
+        """Unregister a job; return its remaining work (summed over its tasks)."""
         for k in processors:
             self._owner[k] = -1
         progress = self._progress.pop(index)
         self._advance(progress)
-        return progress[0]
+        return sum(progress.left)
 
-    def _advance(self, progress: list[float]) -> None:
-        """Bring a job's remaining work to now at its current rate."""
-        progress[0] = max(0.0, progress[0] - progress[2] * (self.now - progress[1]))
-        progress[1] = self.now
+    def _advance(self, progress: _Progress) -> None:
+        """Bring every task's remaining work to now at its current rate."""
+        elapsed = self.now - progress.since
+        progress.left = [max(0.0, left - pace * elapsed)
+                         for left, pace in zip(progress.left, progress.pace, strict=True)]
+        progress.since = self.now
+
+    def _projected_end(self, progress: _Progress) -> float:
+        """The tasks' rates from their processors' current rates, and the end of the
+        slowest task (progress up to date)."""
+        rates = self._rates
+        progress.pace = [scale * sum(rates[k] for k in task)
+                         for scale, task in zip(progress.scale, progress.tasks, strict=True)]
+        return self.now + max(left / pace
+                              for left, pace in zip(progress.left, progress.pace, strict=True))
 
     def _retime(self, index: int, record: RunningJob) -> float:
-        """New rate and projected end of a running job whose progress is up to date."""
-        progress = self._progress[index]
-        progress[2] = rate = progress[3] * sum(self._rates[k] for k in record.processors)
-        end = self.now + progress[0] / rate
+        """New rates and projected end of a running job whose progress is up to date."""
+        end = self._projected_end(self._progress[index])
         self._end[index] = end
         if record.job.work is not None:
             record.est_end = end

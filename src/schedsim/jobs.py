@@ -35,8 +35,10 @@ class Job:
         kind: ``"batch"`` or ``"dedicated"``.
         requested_start: for dedicated jobs, the time the user asked it to start.
         speedup: for moldable jobs, the runtime model T(n).
-        work: for heterogeneous machines, work in BPU-seconds (runtime on
-            processors whose speeds sum to s is ``work / s``).
+        work: for heterogeneous machines, work in BPU-seconds (its run on given
+            processors follows the machine's execution model, ``Machine.execution``:
+            equal split, ``work / p`` on each of its p processors, the slowest ending
+            it; pooled, ``work / s`` on processors whose speeds sum to s).
         user, group, app, queue, partition: SWF fields 12-16, -1 when unknown.
         index: position in the workload (set by the engine).
     """

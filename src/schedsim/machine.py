@@ -9,6 +9,10 @@ from schedsim.errors import InputError
 # The largest machine accepted (2^31 - 1 processors).
 MAX_PROCS = 2**31 - 1
 
+# How a parallel job's work is carried by its processors (``Machine.execution``).
+EQUAL_SPLIT, POOLED = "equal_split", "pooled"
+EXECUTION_MODELS = (EQUAL_SPLIT, POOLED)
+
 
 @dataclass(frozen=True)
 class Machine:
@@ -22,12 +26,19 @@ class Machine:
         speeds: relative speed of every processor in basic processor units (BPU);
             empty means all processors have speed 1. When given, policies may
             name the processors they allocate.
+        execution: how a job progresses on processors whose rates differ (speeds or
+            background load; the IHAP paper, sec. 4.2). ``equal_split``: each of a
+            job's p processors runs one task carrying 1/p of its work at that
+            processor's rate, and the job ends with its slowest task (its processors
+            stay allocated until then); ``pooled``: the job progresses at the sum of its
+            processors' rates. On identical unloaded processors the two coincide.
     """
 
     procs: int
     unit: int = 1
     partitions: tuple[int, ...] = ()
     speeds: tuple[float, ...] = field(default=())
+    execution: str = EQUAL_SPLIT
 
     def __post_init__(self) -> None:
         if not 0 < self.procs <= MAX_PROCS:
@@ -46,6 +57,9 @@ class Machine:
         if self.speeds and (len(self.speeds) != self.procs or min(self.speeds) <= 0):
             raise InputError(f"machine: speeds must give one positive speed per processor "
                              f"({self.procs}), got {len(self.speeds)}")
+        if self.execution not in EXECUTION_MODELS:
+            raise InputError(f"machine: execution={self.execution!r} is not an execution "
+                             f"model; allowed: {', '.join(EXECUTION_MODELS)}")
 
     @property
     def heterogeneous(self) -> bool:

@@ -35,8 +35,8 @@ DEFAULT_LOAD_SEED = 1
 def add_machine_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("machine (a file, or the short options)")
     group.add_argument("--machine", metavar="FILE",
-                       help="machine description, YAML: procs, unit, partitions, speeds, load "
-                            "(the keys of a config's machine section)")
+                       help="machine description, YAML: procs, unit, partitions, speeds, load, "
+                            "execution (the keys of a config's machine section)")
     group.add_argument("--procs", type=int, default=None,
                        help="machine size (default: the file's MaxProcs header)")
     group.add_argument("--unit", type=int, default=None,
@@ -83,7 +83,8 @@ class MachineChoice:
                                  f"from the machine's unit {spec.unit} ({self.args.machine})")
         else:
             spec = parse_machine(self._described(workload_machine), "machine options")
-        return spec, Machine(spec.procs, spec.unit, spec.partitions, spec.speeds)
+        spec.check_execution(self.args.machine or "machine options")
+        return spec, spec.machine()
 
     def _described(self, workload_machine: Machine) -> dict[str, Any]:
         args = self.args

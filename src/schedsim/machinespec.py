@@ -1,9 +1,9 @@
 """A machine as a config or a ``--machine`` file describes it, checked in one place.
 
 :class:`MachineSpec` is what the plan passes to the runner (size, allocation unit,
-partitions, speeds, background-load model); :func:`parse_machine` checks a description
-completely, so a config's ``machine:`` section and ``schedsim simulate --machine FILE``
-fail with the same messages.
+partitions, speeds, background-load model, execution model); :func:`parse_machine`
+checks a description completely, so a config's ``machine:`` section and ``schedsim
+simulate --machine FILE`` fail with the same messages.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from schedsim.errors import InputError
 from schedsim.loadmodel import make_load_model
-from schedsim.machine import Machine
+from schedsim.machine import EQUAL_SPLIT, Machine
 
 
 @dataclass(frozen=True)
@@ -27,10 +27,13 @@ class LoadModelSpec:
 
 @dataclass(frozen=True)
 class MachineSpec:
-    """A family's machine description: size, allocation unit, partitions, speeds, load.
+    """A family's machine description: size, allocation unit, partitions, speeds, load,
+    execution model.
 
     ``partitions`` and ``speeds`` empty mean one partition and speed 1 everywhere
-    (:class:`schedsim.machine.Machine`); ``load`` None means dedicated processors.
+    (:class:`schedsim.machine.Machine`); ``load`` None means dedicated processors;
+    ``execution`` empty means not stated (the machine's default, equal split), and is
+    then left out of a spec's JSON.
     """
 
     procs: int
@@ -38,6 +41,7 @@ class MachineSpec:
     partitions: tuple[int, ...] = ()
     speeds: tuple[float, ...] = ()
     load: LoadModelSpec | None = None
+    execution: str = ""
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> MachineSpec:
@@ -46,10 +50,26 @@ class MachineSpec:
                    tuple(int(p) for p in data.get("partitions") or ()),
                    tuple(float(s) for s in data.get("speeds") or ()),
                    LoadModelSpec(str(load["name"]), dict(load.get("params", {})))
-                   if load else None)
+                   if load else None, str(data.get("execution") or ""))
+
+    def machine(self) -> Machine:
+        """The :class:`Machine` it describes (an execution model not stated: the
+        machine's default, equal split)."""
+        return Machine(self.procs, self.unit, self.partitions, self.speeds,
+                       self.execution or EQUAL_SPLIT)
+
+    def check_execution(self, where: str) -> None:
+        """A stated execution model needs processors whose rates can differ: different
+        speeds or a background load (on identical dedicated processors both models are
+        one)."""
+        if self.execution and len(set(self.speeds)) < 2 and self.load is None:
+            raise InputError(f"{where}: execution={self.execution} says how a job "
+                             "progresses on processors of different rates; this machine has "
+                             "neither different speeds nor a background load (remove the "
+                             "key)")
 
 
-MACHINE_KEYS = ("procs", "unit", "partitions", "speeds", "load")
+MACHINE_KEYS = ("procs", "unit", "partitions", "speeds", "load", "execution")
 
 
 def parse_machine(data: Any, where: str) -> MachineSpec:
@@ -73,13 +93,14 @@ def parse_machine(data: Any, where: str) -> MachineSpec:
     speeds = tuple(_positive(s, where, f"speeds[{i}]")
                    for i, s in enumerate(_listed(data.get("speeds"), where, "speeds")))
     load = _load_spec(data.get("load"), where)
+    spec = MachineSpec(procs, unit, partitions, speeds, load, str(data.get("execution") or ""))
     try:
-        machine = Machine(procs, unit, partitions, speeds)
+        machine = spec.machine()
         if load is not None:
             make_load_model(load.name, load.params, machine, 0)
     except InputError as err:
         raise InputError(f"{where}: {str(err).removeprefix('machine: ')}") from None
-    return MachineSpec(procs, unit, partitions, speeds, load)
+    return spec
 
 
 def _whole(value: Any, where: str, key: str) -> int:

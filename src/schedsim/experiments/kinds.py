@@ -361,6 +361,7 @@ class Sweep:
             machine = MachineSpec(int(trace["procs"]))
         else:
             machine = ctx.family.machine(ctx.section)
+        machine.check_execution("machine")  # a target's or a reading's machine
         if trace and trace.get("months"):
             return self._month_fields(ctx, trace, machine)
         if trace:

@@ -213,7 +213,8 @@ def _check_section(ctx: Context) -> None:
         if missing:
             raise InputError(f"{name}: missing key {missing[0]} (an enabled family needs "
                              "machine, jobs and workload.model)")
-        ctx.family.machine(ctx.section)  # its errors named at the section's key
+        # its errors named at the section's key
+        ctx.family.machine(ctx.section).check_execution(f"{name}.machine")
     if ctx.family.options is not None:
         from schedsim.experiments.configcheck import value_problem
 
@@ -233,8 +234,9 @@ def _check_section(ctx: Context) -> None:
 def _plan_reading(plan: Plan, ctx: Context, reading: str, given: Mapping[str, Any]) -> None:
     """Plan the targets of one sensitivity reading (``sensitivity.<reading>`` of a family).
 
-    A reading overrides policy parameters, workload parameters or a target's
-    ``args``; it reruns the targets it names, and the derived targets whose
+    A reading overrides policy parameters, workload parameters, keys of the machine
+    description (the family's, and a target's own) or a target's ``args``; it reruns
+    the targets it names, and the derived targets whose
     sources it all reruns. A point the reading leaves unchanged is not run again:
     the reading's table reads the default run file. Chosen parameters stay the
     ones chosen under the default reading. A named target that is disabled or not
@@ -252,6 +254,8 @@ def _plan_reading(plan: Plan, ctx: Context, reading: str, given: Mapping[str, An
         if resolved is None:
             continue
         raw = dict(resolved)
+        if raw.get("machine") and given.get("machine"):
+            raw["machine"] = {**raw["machine"], **given["machine"]}
         if raw.get("sources"):
             raw["sources"] = [renamed[src] for src in raw["sources"]]
         args = (given.get("args") or {}).get(target)
@@ -265,9 +269,11 @@ def _plan_reading(plan: Plan, ctx: Context, reading: str, given: Mapping[str, An
 
 
 def _reading_context(ctx: Context, reading: str, given: Mapping[str, Any]) -> Context:
-    """The family's context with the reading's policy and workload parameters; changed
-    workloads go to results/workloads/<family>@<reading>/."""
+    """The family's context with the reading's policy and workload parameters and
+    machine keys; changed workloads go to results/workloads/<family>@<reading>/."""
     section = ctx.section
+    if given.get("machine"):
+        section = {**section, "machine": {**section["machine"], **given["machine"]}}
     workload = dict(section["workload"])
     workload_params = dict(given.get("workload_params") or {})
     if workload_params:

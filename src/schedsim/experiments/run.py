@@ -28,7 +28,7 @@ from schedsim.machine import Machine
 
 def build_machine(spec: MachineSpec) -> Machine:
     """The :class:`Machine` of a machine description."""
-    return Machine(spec.procs, spec.unit, spec.partitions, spec.speeds)
+    return spec.machine()
 
 
 def load_model(spec: MachineSpec, seed: int) -> Any:
@@ -91,8 +91,19 @@ def trace_workloads(spec: PointSpec) -> dict[int, SeedWorkload]:
 def point_workloads(spec: PointSpec) -> dict[int, SeedWorkload]:
     """Seed -> the workload of that seed, for every seed of the point."""
     if spec.trace is not None:
-        return trace_workloads(spec)
-    return {seed: file_workload(spec, spec.workloads[str(seed)]) for seed in spec.seeds}
+        workloads = trace_workloads(spec)
+    else:
+        workloads = {seed: file_workload(spec, spec.workloads[str(seed)])
+                     for seed in spec.seeds}
+    machine = spec.machine
+    if machine.execution and machine.load is None and not any(
+            job.work is not None for workload in workloads.values() for job in workload.jobs):
+        raise InputError(f"{spec.target}: machine.execution={machine.execution} applies to "
+                         "jobs whose progress depends on their processors' rates (jobs with "
+                         "work on processors with speeds, or any job under a background "
+                         "load); these workloads have no job with work and the machine no "
+                         "load (remove the key)")
+    return workloads
 
 
 def read_chosen(chosen: Mapping[str, str]) -> dict[str, Any]:

@@ -220,7 +220,11 @@ class WorkloadBatch:
 
 
 def to_json(spec: PointSpec | TargetSpec | WorkloadBatch) -> str:
-    return canonical_json(asdict(spec))
+    data = asdict(spec)
+    machine = data.get("machine")
+    if isinstance(machine, dict) and not machine.get("execution"):
+        del machine["execution"]  # not stated: the spec of a machine without the key
+    return canonical_json(data)
 
 
 def point_from_json(text: str | Mapping[str, Any]) -> PointSpec:

@@ -26,8 +26,10 @@ What the compiled engine models (the rest goes through ``schedsim.engine``): rig
 on processors of speed 1 (started by count, in any partition), and jobs with work (the
 IHAP paper's BPU-seconds) on a machine that tracks processors (speeds, named processors),
 optionally under a load model given as rows of integer load percents, one row per
-redraw; suspension and resumption with their run segments; wake-ups. No elastic
-commands, dedicated jobs, moldable jobs or stop conditions.
+redraw, under either execution model of the machine (``Machine.execution``: equal split,
+one task per processor; pooled, one task over all of them); suspension and resumption
+of rigid jobs with their run segments; wake-ups. No elastic commands, dedicated jobs,
+moldable jobs or stop conditions.
 
 A decision the engine refuses sets ``engine.error`` (a code below) and ``error_job``;
 the loop stops after the call and the caller raises ``SimulationError``.
@@ -98,11 +100,15 @@ ENGINE_FIELDS = [
     ("heap_size", _i8), ("counter", _i8), ("next_arrival", _i8), ("wake_due", _b1),
     ("live_key", _i8[::1]),  # per job, the key of its current completion entry
     ("drop_stale", _b1),  # drop re-timed jobs' old completion entries (see _redraw)
-    # background load: one row of percents per redraw; progress of jobs with work
+    # background load: one row of percents per redraw
     ("loaded", _b1), ("loads", _i1[:, ::1]), ("load_row", _i8), ("redraw_due", _b1),
     ("load", _i1[::1]),  # the current percents
-    ("left", _f8[::1]), ("since", _f8[::1]), ("pace", _f8[::1]),
-    ("touched", _b1[::1]), ("rate_sum", _f8[::1]),  # scratch of a redraw, per job
+    ("touched", _b1[::1]),  # scratch of a redraw, per job
+    # progress of jobs with work (schedsim.engine's tasks): per job the time it was last
+    # brought up to date; pooled, per job the work left and the rate since; equal split,
+    # the same per processor (a processor runs one task of one job)
+    ("equal_split", _b1), ("since", _f8[::1]), ("left", _f8[::1]), ("pace", _f8[::1]),
+    ("task_left", _f8[::1]), ("task_pace", _f8[::1]),
     # a refused decision
     ("error", _i8), ("error_job", _i8),
 ]
@@ -169,11 +175,13 @@ def new_engine(submit, runtime, estimate, size, work, partitions, unit):
     eng.load_row = 0
     eng.redraw_due = False
     eng.load = np.zeros(0, np.int8)
-    eng.left = np.zeros(0)
-    eng.since = np.zeros(0)
-    eng.pace = np.zeros(0)
     eng.touched = np.zeros(0, np.bool_)
-    eng.rate_sum = np.zeros(0)
+    eng.equal_split = False
+    eng.since = np.zeros(0)
+    eng.left = np.zeros(0)
+    eng.pace = np.zeros(0)
+    eng.task_left = np.zeros(0)
+    eng.task_pace = np.zeros(0)
     eng.error = 0
     eng.error_job = -1
     return eng
@@ -189,10 +197,11 @@ def rigid_engine(submit, runtime, estimate, size, capacity):
 
 
 @kernel
-def track_processors(eng, speed, loads):
-    """Name processors (``speed``: each one's speed) and, with ``loads`` of at least one
-    row, run under a background load: row r holds every processor's load in percent
-    from the r-th redraw on (the IHAP paper's execution model, ``schedsim.engine``)."""
+def track_processors(eng, speed, loads, equal_split):
+    """Name processors (``speed``: each one's speed), under the execution model
+    ``equal_split`` (else pooled) and, with ``loads`` of at least one row, under a
+    background load: row r holds every processor's load in percent from the r-th redraw
+    on (the IHAP paper's execution model, ``schedsim.engine``)."""
     procs = speed.shape[0]
     eng.tracked = True
     eng.owner = np.full(procs, -1, np.int64)
@@ -201,14 +210,18 @@ def track_processors(eng, speed, loads):
     eng.alloc_at = np.zeros(eng.n, np.int64)
     eng.alloc = np.empty(max(eng.n, 16), np.int64)
     eng.load = np.zeros(procs, np.int8)
+    eng.equal_split = equal_split
+    eng.since = np.zeros(eng.n)
+    if equal_split:
+        eng.task_left = np.zeros(procs)
+        eng.task_pace = np.zeros(procs)
+    else:
+        eng.left = np.zeros(eng.n)
+        eng.pace = np.zeros(eng.n)
     if loads.shape[0] > 0:
         eng.loaded = True
         eng.loads = loads
-        eng.left = np.zeros(eng.n)
-        eng.since = np.zeros(eng.n)
-        eng.pace = np.zeros(eng.n)
         eng.touched = np.zeros(eng.n, np.bool_)
-        eng.rate_sum = np.zeros(eng.n)
 
 
 # -- what a policy reads ----------------------------------------------------------------
@@ -278,8 +291,8 @@ def start_job(eng, job, procs, partition):
 @kernel
 def start_on(eng, job, chosen, count, partition):
     """Decision: start a job with work now on the processors ``chosen[:count]`` (in
-    increasing order) of ``partition``: it runs its work over their speeds (rates under
-    a load model), pooled (``Start`` with named processors)."""
+    increasing order) of ``partition``: it runs its work at their rates under the
+    machine's execution model (``Start`` with named processors)."""
     if eng.state[job] != WAITING:
         _refuse(eng, NOT_WAITING, job)
         return False
@@ -298,30 +311,19 @@ def start_on(eng, job, chosen, count, partition):
     if at + count > eng.alloc.shape[0]:
         eng.alloc = np.concatenate((eng.alloc, np.empty(eng.alloc.shape[0] + count, np.int64)))
     eng.alloc_at[job] = at
-    alloc, speed, rate = eng.alloc, eng.speed, eng.rate
-    speeds = 0.0
-    rates = 0.0
+    alloc = eng.alloc
     for i in range(count):
         k = chosen[i]
         owner[k] = job
         alloc[at + i] = k
-        speeds += speed[k]
-        rates += rate[k]
     eng.n_alloc = at + count
     eng.free[partition] -= count
     eng.state[job] = RUNNING
     eng.start[job] = now
     eng.procs[job] = count
     eng.partition[job] = partition
-    if eng.loaded:
-        end = now + eng.work[job] / rates
-        eng.left[job] = eng.work[job]
-        eng.since[job] = now
-        eng.pace[job] = rates
-        eng.est_end[job] = now + (end - now)
-    else:
-        end = now + eng.work[job] / speeds
-        eng.est_end[job] = now + (eng.work[job] / speeds)
+    end = _begin_progress(eng, job)
+    eng.est_end[job] = now + (end - now)
     eng.end[job] = end
     eng.waiting -= 1
     _append_running(eng, job)
@@ -462,28 +464,75 @@ def _complete(eng, job):
     return True
 
 
+# -- progress of jobs with work (schedsim.engine: _begin_progress, _advance, _retime) ----
+@kernel
+def _begin_progress(eng, job):
+    """A started job's tasks: its work left whole (pooled) or split equally among its
+    processors (equal split); returns its projected end."""
+    eng.since[job] = eng.now
+    if eng.equal_split:
+        count, base = eng.procs[job], eng.alloc_at[job]
+        share = eng.work[job] / count
+        for i in range(count):
+            eng.task_left[eng.alloc[base + i]] = share
+    else:
+        eng.left[job] = eng.work[job]
+    return _projected_end(eng, job)
+
+
+@kernel
+def _advance(eng, job):
+    """Every task's remaining work brought to now at the rate it had."""
+    now = eng.now
+    elapsed = now - eng.since[job]
+    if eng.equal_split:
+        count, base = eng.procs[job], eng.alloc_at[job]
+        for i in range(count):
+            k = eng.alloc[base + i]
+            eng.task_left[k] = max(0.0, eng.task_left[k] - eng.task_pace[k] * elapsed)
+    else:
+        eng.left[job] = max(0.0, eng.left[job] - eng.pace[job] * elapsed)
+    eng.since[job] = now
+
+
+@kernel
+def _projected_end(eng, job):
+    """The tasks' rates from their processors' current rates (pooled: summed in processor
+    order) and the end of the slowest task; progress up to date."""
+    count, base = eng.procs[job], eng.alloc_at[job]
+    if eng.equal_split:
+        longest = 0.0
+        for i in range(count):
+            k = eng.alloc[base + i]
+            eng.task_pace[k] = eng.rate[k]
+            time = eng.task_left[k] / eng.rate[k]
+            if i == 0 or time > longest:
+                longest = time
+        return eng.now + longest
+    pace = 0.0
+    for i in range(count):
+        pace += eng.rate[eng.alloc[base + i]]
+    eng.pace[job] = pace
+    return eng.now + eng.left[job] / pace
+
+
 @kernel
 def _redraw(eng):
     """New loads for every processor (the next row); the running jobs on a processor whose
-    rate changed have their remaining work brought to now and get the new sum of their
-    processors' rates (summed in processor order) and a new end, in start order."""
+    rate changed have their remaining work brought to now and get new rates and a new
+    end, in start order."""
     row = eng.loads[eng.load_row]
     eng.load_row += 1
-    rate, speed, owner, touched, rate_sum = (eng.rate, eng.speed, eng.owner, eng.touched,
-                                             eng.rate_sum)
+    rate, speed, owner, touched = eng.rate, eng.speed, eng.owner, eng.touched
     load = eng.load
     for k in range(rate.shape[0]):
         new_rate = speed[k] * (1.0 - row[k] / 100.0)
         job = owner[k]
-        if job >= 0:
-            if new_rate != rate[k]:
-                touched[job] = True
-            rate_sum[job] += new_rate
+        if job >= 0 and new_rate != rate[k]:
+            touched[job] = True
         rate[k] = new_rate
         load[k] = row[k]
-    now = eng.now
-    left, since, pace, ends, est_end, run_next = (eng.left, eng.since, eng.pace, eng.end,
-                                                  eng.est_end, eng.run_next)
+    ends, est_end, run_next = eng.end, eng.est_end, eng.run_next
     events.make_room(eng, eng.n_running)
     times, keys, entries, live_key = eng.heap_time, eng.heap_key, eng.heap_job, eng.live_key
     size, counter = eng.heap_size, eng.counter
@@ -491,17 +540,14 @@ def _redraw(eng):
     while job != NONE:
         if touched[job]:
             touched[job] = False
-            left[job] = max(0.0, left[job] - pace[job] * (now - since[job]))
-            since[job] = now
-            pace[job] = rate_sum[job]
-            end = now + left[job] / rate_sum[job]
+            _advance(eng, job)
+            end = _projected_end(eng, job)
             ends[job] = end
             est_end[job] = end
             counter += 1
             key = events.key_of(COMPLETION, counter)
             live_key[job] = key
             size = events.push(times, keys, entries, size, end, key, job)
-        rate_sum[job] = 0.0
         job = run_next[job]
     eng.heap_size, eng.counter = size, counter
     if eng.drop_stale:

@@ -6,18 +6,22 @@ from the load of the system, then picks processors:
 
 * partition size PS = max(1, ceil(N / (W + f R + 1) + 1/2)) (eq. 2, 5, 7), W the
   waiting jobs (the one being sized included), R the running jobs, f = 0.5;
-* the job's target tau = min(PS, Pmax) (eq. 3, 8), Pmax the job's maximum parallelism;
 * a processor k has a weight w_k: MAP 1 - u_k (processors), HAP and IHAP the available
   computing power CP_k = b_k (1 - u_k) (eq. 6, BPUs); N is 64 processors (MAP), the
   machine's 96 BPUs (HAP) or the sum of CP_k (IHAP);
-* the job fits when the idle processors' weights sum to tau at least; it gets idle
-  processors in the order (-w_k, -b_k, k) until their weights reach tau.
+* the target min(PS, Pmax) (eq. 3, 8), Pmax the job's maximum parallelism, "the maximum
+  number of processors that can be effectively utilized" (sec. 4.2): the job gets idle
+  processors in the order (-w_k, -b_k, k) until their weights reach PS or it holds Pmax
+  processors, whichever comes first; it fits when the idle processors allow that (their
+  weights reach PS, or at least Pmax are idle). ``pmax_unit: bpus`` (HAP and IHAP)
+  reads eq. 8 as printed instead: tau = min(PS, Pmax) BPUs, the processors' weights
+  must reach tau, however many processors that takes.
 
 MAP and HAP serve jobs first come, first served; IHAP fit-processors-first-served (a job
 that does not fit is passed over for the next one that does). Loads are integer percents
 (the engine's view), so the arithmetic is exact: weights are integers in 1/100 of a
-speed unit. Open points (docs/deviations-ihap.md): ``capacity`` (O2), ``rounding`` (O4),
-``selection`` (the ablation "IHAP with FCFS").
+speed unit. Open points (docs/deviations-ihap.md): ``capacity`` (O2), ``pmax_unit`` (O3),
+``rounding`` (O4), ``selection`` (the ablation "IHAP with FCFS").
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import numpy as np
 from schedsim.engine import Decision, EngineView, Start
 from schedsim.jobs import Job
 from schedsim.kernel.whole import Outcome, job_columns, schedule_of
-from schedsim.machine import Machine
+from schedsim.machine import EQUAL_SPLIT, Machine
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.registry import register_policy, setting
 from schedsim.schedule import Schedule
@@ -43,6 +47,7 @@ if TYPE_CHECKING:
 FCFS, FPFS = "fcfs", "fpfs"
 AS_PRINTED, NEAREST = "as_printed", "nearest"
 AVAILABLE, NOMINAL = "available", "nominal"
+PROCESSORS, BPUS = "processors", "bpus"
 PERCENT = 100
 
 
@@ -69,6 +74,18 @@ class AdaptiveSettings:
                              "schedule, slower")
 
 
+@dataclass(frozen=True)
+class BPUSettings(AdaptiveSettings):
+    """Settings of the policies that size partitions in BPUs (HAP, IHAP): MAP's and the
+    unit of Pmax (O3)."""
+
+    pmax_unit: str = setting(PROCESSORS, "the cap Pmax of eq. 8: processors (sec. 4.2, 'the "
+                             "maximum number of processors that can be effectively "
+                             "utilized': the job takes processors until their power reaches "
+                             "PS or it holds Pmax of them), or bpus (eq. 8 as printed: "
+                             "tau = min(PS, Pmax) BPUs) (O3)", choices=(PROCESSORS, BPUS))
+
+
 class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
     """The common sizing, fit and allocation rule; subclasses set the weights."""
 
@@ -82,6 +99,9 @@ class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
         self.speeds = [round(s * self.scale) for s in speeds]  # integers, 1/scale units
         self.f = Fraction(settings.f).limit_denominator(1000)
         self.order = settings.selection or self.selection
+        # MAP sizes in processors: its cap is Pmax processors, with no setting
+        self.pmax_unit = (settings.pmax_unit if isinstance(settings, BPUSettings)
+                          else PROCESSORS)
         self._loads: Sequence[float] | None = None
         self._weights: tuple[list[int], Fraction] = ([], Fraction(0))
 
@@ -115,20 +135,35 @@ class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
             return max(1, top // bottom)
         return max(1, -(-top // bottom))
 
-    def allocate(self, tau: int, idle: Sequence[int], weights: Sequence[int],
+    def cap(self, size: int, pmax: int) -> tuple[int, int]:
+        """A job's target (eq. 3, 8): the weight its processors must reach (in weight
+        units) and the most processors it takes (O3). ``pmax_unit: processors``: PS, and
+        Pmax processors; ``bpus``: min(PS, Pmax) in the policy's unit, and no limit on
+        the count (more than the machine has)."""
+        if self.pmax_unit == BPUS:
+            return min(size, pmax) * self.unit(), self.machine.procs + 1
+        return size * self.unit(), pmax
+
+    @staticmethod
+    def fits(need: int, most: int, idle_weight: int, idle_count: int) -> bool:
+        """Whether the idle processors hold a job's target: their weights reach ``need``
+        or ``most`` of them are idle."""
+        return idle_weight >= need or idle_count >= most
+
+    def allocate(self, need: int, most: int, idle: Sequence[int], weights: Sequence[int],
                  idle_weight: int | None = None) -> tuple[int, ...]:
-        """Idle processors in the order (-w, -b, k) until their weights reach tau; () if
-        all of them do not (``idle_weight``: their sum, when the caller has it)."""
-        need = tau * self.unit()
+        """Idle processors in the order (-w, -b, k) until their weights reach ``need`` or
+        they are ``most``; () if the idle processors do not hold that
+        (``idle_weight``: their sum, when the caller has it)."""
         if idle_weight is None:
             idle_weight = sum(weights[k] for k in idle)
-        if idle_weight < need:
+        if not self.fits(need, most, idle_weight, len(idle)):
             return ()
         chosen, total = [], 0
         for k in sorted(idle, key=lambda k: (-weights[k], -self.speeds[k], k)):
             chosen.append(k)
             total += weights[k]
-            if total >= need:
+            if total >= need or len(chosen) == most:
                 return tuple(chosen)
         return ()
 
@@ -157,9 +192,10 @@ class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
         constants = adaptive.AdaptiveConstants(
             KINDS[self.kind], self.settings.capacity == NOMINAL, self.order == FPFS,
             self.settings.rounding == NEAREST, self.f.numerator, self.f.denominator,
-            self.settings.sized_job_waits, self.scale)
+            self.settings.sized_job_waits, self.scale, self.pmax_unit == BPUS)
         found, _ = adaptive.adaptive_run(cols.submit, cols.work, pmax, speed,
-                                         np.array(self.speeds, np.int64), loads, constants)
+                                         np.array(self.speeds, np.int64), loads,
+                                         machine.execution == EQUAL_SPLIT, constants)
         return schedule_of(Outcome.of(found), cols, machine, jobs)
 
     def schedule(self, view: EngineView) -> list[Decision]:
@@ -171,9 +207,9 @@ class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
         decisions: list[Decision] = []
         started: set[int] = set()
         for job in self.queue:
-            tau = min(size, job.procs)
-            fits = idle_weight >= tau * self.unit()
-            chosen = self.allocate(tau, sorted(idle), weights, idle_weight) if fits else ()
+            need, most = self.cap(size, job.procs)
+            fits = self.fits(need, most, idle_weight, len(idle))
+            chosen = self.allocate(need, most, sorted(idle), weights, idle_weight) if fits else ()
             if not chosen:
                 if self.order == FCFS:
                     break
@@ -277,7 +313,8 @@ def _percents(loads: Sequence[float], procs: int) -> list[int]:
 
 
 def _register(name: str, cls: type[AdaptivePolicy], description: str) -> None:
-    register_policy(name, "ihap", description, AdaptiveSettings)(cls)
+    settings = AdaptiveSettings if cls is MAP else BPUSettings
+    register_policy(name, "ihap", description, settings)(cls)
 
 
 _register("MAP", MAP, "modified adaptive partitioning, processors, FCFS (IHAP paper, eq. 2-3)")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from schedsim import plots
@@ -84,8 +85,7 @@ class IhapFamily(Family):
         speed = float(options.get("fast_speed", 2.0))
         if not 0 <= fast <= given.procs:
             raise ValueError(f"ihap: options.fast_procs={fast} must be in 0..{given.procs}")
-        speeds = (1.0,) * (given.procs - fast) + (speed,) * fast
-        return MachineSpec(given.procs, given.unit, given.partitions, speeds, given.load)
+        return replace(given, speeds=(1.0,) * (given.procs - fast) + (speed,) * fast)
 
     def variants(self, section: Mapping[str, Any], values: Mapping[str, Any],
                  panel: str) -> list[Variant]:

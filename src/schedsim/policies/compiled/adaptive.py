@@ -6,9 +6,11 @@ At every call: each processor's weight w_k from the current loads (MAP: 1 - u_k 
 processors, or 1 with nominal capacity; HAP: b_k (1 - u_k) in BPUs, or b_k; IHAP: the
 available computing power b_k (1 - u_k)), N (MAP: processors; HAP: the machine's BPUs;
 IHAP: the sum of the weights), the partition size PS (eq. 2, 5, 7) in integers; then the
-queue in order: a job's target tau = min(PS, Pmax); it fits when the idle processors'
-weights sum to tau; it gets idle processors in the order (-w, -b, k) until their weights
-reach tau; FCFS stops at the first job that does not fit, FPFS passes it over. Weights are
+queue in order: a job's target (``AdaptivePolicy.cap``: PS and at most Pmax processors,
+or with Pmax in BPUs tau = min(PS, Pmax) and no count limit); it fits when the idle
+processors' weights reach the target or enough of them are idle; it gets idle processors
+in the order (-w, -b, k) until their weights reach the target or they are as many as the
+limit; FCFS stops at the first job that does not fit, FPFS passes it over. Weights are
 integers in 1/(scale x 100) of the policy's unit, as the Python policy's.
 """
 
@@ -40,9 +42,10 @@ class AdaptiveConstants(NamedTuple):
     f_den: int
     sized_job_waits: bool
     scale: int  # speeds are integers in 1/scale units
+    pmax_bpus: bool  # Pmax in BPUs (eq. 8 as printed), else a count of processors (O3)
 
 
-ADAPTIVE_CONSTANTS = typeof(AdaptiveConstants(0, True, True, True, 1, 2, True, 1))
+ADAPTIVE_CONSTANTS = typeof(AdaptiveConstants(0, True, True, True, 1, 2, True, 1, True))
 
 
 @kernel
@@ -105,9 +108,11 @@ def _adaptive_schedule(policy, eng):
     order = np.argsort(keys)  # idle processors in the order (-w, -b, k)
     owner, queue, chosen, pmax = eng.owner, policy.queue, policy.chosen, policy.pmax
     idle_weight = 0
+    idle_count = 0
     for k in range(procs):
         if owner[k] < 0:
             idle_weight += weight[k]
+            idle_count += 1
     waiting, running = policy.length, eng.n_running
     if not constants.sized_job_waits:
         waiting -= 1
@@ -117,9 +122,14 @@ def _adaptive_schedule(policy, eng):
     kept = 0
     for q in range(length):
         job = queue[q]
-        tau = min(size, pmax[job])
-        if idle_weight < tau * unit:
-            if not constants.fpfs or idle_weight < unit:  # FCFS, or not even tau = 1 fits
+        if constants.pmax_bpus:
+            need, most = min(size, pmax[job]) * unit, procs + 1
+        else:
+            need, most = size * unit, pmax[job]
+        if idle_weight < need and idle_count < most:
+            # FCFS, or no job fits: no idle processor, or (Pmax in BPUs) not even tau = 1
+            if not constants.fpfs or idle_count == 0 \
+                    or (constants.pmax_bpus and idle_weight < unit):
                 for r in range(q, length):  # the rest wait, in order
                     queue[kept] = queue[r]
                     kept += 1
@@ -127,7 +137,6 @@ def _adaptive_schedule(policy, eng):
             queue[kept] = job
             kept += 1
             continue
-        need = tau * unit
         total_weight = 0
         count = 0
         for i in range(procs):
@@ -136,10 +145,11 @@ def _adaptive_schedule(policy, eng):
                 chosen[count] = k
                 count += 1
                 total_weight += weight[k]
-                if total_weight >= need:
+                if total_weight >= need or count == most:
                     break
         start_on(eng, job, np.sort(chosen[:count]), count, 0)
         idle_weight -= total_weight
+        idle_count -= count
         waiting -= 1
         running += 1
         size = partition_size(numerator, denominator, constants.f_num, constants.f_den,
@@ -151,15 +161,16 @@ compiled_policy(AdaptiveState, _adaptive_schedule, submit=_enqueue, events_only=
 
 
 @kernel
-def adaptive_run(submit, work, pmax, speed, speed_int, loads, constants):
+def adaptive_run(submit, work, pmax, speed, speed_int, loads, equal_split, constants):
     """A whole MAP, HAP or IHAP run of jobs with work (arrival order) on one partition of
     processors of ``speed``, under ``loads`` (rows of percents, one per redraw; no rows:
-    no background load): the engine's outcome (``loop.outcome``) and the redraws used."""
+    no background load) and the machine's execution model (``equal_split``, else
+    pooled): the engine's outcome (``loop.outcome``) and the redraws used."""
     n = submit.shape[0]
     procs = speed.shape[0]
     eng = new_engine(submit, np.zeros(n), np.zeros(n), np.zeros(n, np.int64), work,
                      np.array([procs], np.int64), 1)
-    track_processors(eng, speed, loads)
+    track_processors(eng, speed, loads, equal_split)
     # the policy decides only at events: a re-timed job's old completion entry would make
     # an instant at which nothing happens (loop.compiled_policy, events_only)
     eng.drop_stale = True
