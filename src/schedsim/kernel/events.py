@@ -74,19 +74,24 @@ def pop(times, keys, jobs, size):
     times[0] = times[size]
     keys[0] = keys[size]
     jobs[0] = jobs[size]
-    i = 0
+    _sift_down(times, keys, jobs, size, 0)
+    return size
+
+
+@kernel
+def _sift_down(times, keys, jobs, size, i):
+    """Move the entry at ``i`` down a heap of ``size`` entries to its place."""
     while True:
         low = i
         for child in (2 * i + 1, 2 * i + 2):
             if child < size and _before(times, keys, child, low):
                 low = child
         if low == i:
-            break
+            return
         times[low], times[i] = times[i], times[low]
         keys[low], keys[i] = keys[i], keys[low]
         jobs[low], jobs[i] = jobs[i], jobs[low]
         i = low
-    return size
 
 
 @kernel
@@ -105,16 +110,5 @@ def drop(times, keys, jobs, size, live_key, state, running):
         jobs[kept] = job
         kept += 1
     for start in range(kept // 2 - 1, -1, -1):  # heapify
-        i = start
-        while True:
-            low = i
-            for child in (2 * i + 1, 2 * i + 2):
-                if child < kept and _before(times, keys, child, low):
-                    low = child
-            if low == i:
-                break
-            times[low], times[i] = times[i], times[low]
-            keys[low], keys[i] = keys[i], keys[low]
-            jobs[low], jobs[i] = jobs[i], jobs[low]
-            i = low
+        _sift_down(times, keys, jobs, kept, start)
     return kept
