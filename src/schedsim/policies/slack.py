@@ -124,9 +124,9 @@ def check_start_bound(fair: np.ndarray, started: np.ndarray, submitted: np.ndarr
         first = int(late[0])
         raise SimulationError(
             f"slack: {late.size} job(s) started after submit + F_slack (FST - submit); the "
-            f"first, job {first} of the workload, at {started[first]!r} in its machine's "
-            f"clock, after {limit[first]!r} (submit {submitted[first]!r}, FST "
-            f"{fair[first]!r})")
+            f"first, job {first} of the workload, at {float(started[first])!r} in its "
+            f"machine's clock, after {float(limit[first])!r} (submit "
+            f"{float(submitted[first])!r}, FST {float(fair[first])!r})")
 
 
 def selector_statistics(selectors: list[SlackSelector], started: dict[int, float],

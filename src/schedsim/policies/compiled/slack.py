@@ -381,6 +381,8 @@ def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, subm
     bounds = bounds_at(now, submitted, fair, full_slack, constants.slack_minimal)
     m = len(sizes)
     measured = 0 if place_window else window
+    # non-type candidates with no waiting job behind them: no check to make
+    nothing_placed = not place_window and m == window
     work_times, work_free = grown(times, free, n, 2 * m + 2)
     work_bits = work_times.view(np.int64)
     chosen = np.zeros(m, np.bool_)
@@ -396,6 +398,7 @@ def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, subm
     depth = 0
     left = free_now
     position = 0
+    work_n = n
     while True:
         while position < window and sizes[position] > left:
             position += 1
@@ -405,9 +408,13 @@ def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, subm
                 break
             nodes += 1
             chosen[position] = True
-            work_n, passed, busy = _check_window(times, free, n, work_times, work_free,
-                                                 now, capacity, free_now, sizes, estimates,
-                                                 bounds, chosen, starts, window, place_window)
+            if nothing_placed:  # every set passes: only its processors count
+                passed, busy = True, capacity - left + sizes[position]
+            else:
+                work_n, passed, busy = _check_window(times, free, n, work_times, work_free,
+                                                     now, capacity, free_now, sizes,
+                                                     estimates, bounds, chosen, starts,
+                                                     window, place_window)
             if passed and tail > 0:
                 key = _fingerprint(work_bits, work_free, work_n)
                 entry, slot = _tail_find(tails, key, work_bits, work_free, work_n)
@@ -430,6 +437,9 @@ def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, subm
                                         best_su):
                     found = True
                     best_u, best_ou, best_su = u, ou, su
+                    if nothing_placed:
+                        for p in range(window):
+                            starts[p] = now if chosen[p] else np.nan
                     best[:] = starts
                 path[depth] = position
                 depth += 1
