@@ -197,16 +197,24 @@ def searches(draw: st.DrawFn) -> tuple[Profile, list[Job], list[float], list[flo
     return profile, jobs, submitted, fair
 
 
+def selector_of(settings_: SlackSettings, jobs: list[Job], submitted: list[float],
+                fair: list[float]) -> SlackSelector:
+    """A selector on ``CAPACITY`` processors that knows the jobs' submissions and fair
+    starts."""
+    selector = SlackSelector(settings_, lambda job: job.procs, CAPACITY)
+    for job, at, fst in zip(jobs, submitted, fair, strict=True):
+        selector.submitted[job.index] = at
+        selector.fair_start[job.index] = fst
+    return selector
+
+
 def assert_same_search(profile: Profile, jobs: list[Job], submitted: list[float],
                        fair: list[float], lookahead: int, goal: str, max_nodes: int) -> None:
     """``slack_search`` (which re-places the jobs after the window once per profile the
     window leaves) against ``SlackSelector.search`` (which re-places every job for every
     set), at 100: the same best placement, sets tried and stops by ``max_nodes``."""
     settings_ = SlackSettings(lookahead=lookahead, goal=goal, max_nodes=max_nodes)
-    selector = SlackSelector(settings_, lambda job: job.procs, CAPACITY)
-    for job, at, fst in zip(jobs, submitted, fair, strict=True):
-        selector.submitted[job.index] = at
-        selector.fair_start[job.index] = fst
+    selector = selector_of(settings_, jobs, submitted, fair)
     free_now = profile.free[0]
     expected = selector.search(100.0, profile, free_now, jobs)
     found, best, nodes, hit = compiled_slack.slack_search(
@@ -229,10 +237,7 @@ def assert_same_backfill_search(profile: Profile, candidates: list[tuple[int, fl
     not placed, against ``SlackSelector.search_backfill``: the same best set (start now,
     the others NaN), the same placement of the waiting jobs, sets tried and stops."""
     settings_ = SlackSettings(lookahead=lookahead, goal=goal, max_nodes=max_nodes)
-    selector = SlackSelector(settings_, lambda job: job.procs, CAPACITY)
-    for job, at, fst in zip(jobs, submitted, fair, strict=True):
-        selector.submitted[job.index] = at
-        selector.fair_start[job.index] = fst
+    selector = selector_of(settings_, jobs, submitted, fair)
     free_now = profile.free[0]
     expected = selector.search_backfill(100.0, profile, free_now, candidates, jobs)
     window = min(lookahead, len(candidates))

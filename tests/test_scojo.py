@@ -264,3 +264,22 @@ def test_the_audit_script_prints_its_table() -> None:
     assert AUDIT.main(["--jobs", "300", "--seeds", "71", "--goals", "G2", "--fst",
                        "conservative"], out=lines.append) == 0
     assert len(lines) == 3 and lines[2].startswith("| 71 | G2 | conservative | 300 |")
+
+
+def test_the_audit_script_reports_the_compiled_runs_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--compiled-only`` on a W1 cut: the bound held, exit code 0; with the tolerance
+    made -1e12 s every start is past its bound: the row says so, exit code 1."""
+    from schedsim.policies import slack as slack_module
+
+    def table() -> tuple[int, list[str]]:
+        lines: list[str] = []
+        code = AUDIT.main(["--compiled-only", "--jobs", "300", "--seeds", "71", "--goals",
+                           "G1", "--fst", "fcfs"], out=lines.append)
+        return code, lines
+
+    code, lines = table()
+    assert code == 0 and lines[2].startswith("| 71 | G1 | fcfs | 300 | held |")
+    monkeypatch.setattr(slack_module, "FAIRNESS_TOLERANCE", -1e12)
+    code, lines = table()
+    assert code == 1 and "| broken: slack: " in lines[2]
