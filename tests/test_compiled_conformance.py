@@ -135,6 +135,8 @@ SLACK = st.fixed_dictionaries({
     "lookahead": st.integers(1, 6),
     "slack_up": st.sampled_from([1.0, 1.5]),
     "max_nodes": st.sampled_from([3, 5000])})
+NONTYPE_SELECTION = st.fixed_dictionaries({
+    "nontype_selection": st.sampled_from(["slack", "first_fit"])})
 ADAPTIVE = st.fixed_dictionaries({
     "capacity": st.sampled_from(["available", "nominal"]),
     "rounding": st.sampled_from(["as_printed", "nearest"]),
@@ -191,7 +193,8 @@ CASES: dict[str, Case] = {
                                SCOJO, lambda: [(lublin_jobs(1_000, 128, 4), Machine(128), None,
                                                 {})]),
     "scojo-slack": Case((Machine(8),), lambda machine: _no_load(sliced_jobs()),
-                        st.tuples(SCOJO, SLACK).map(lambda both: {**both[0], **both[1]}),
+                        st.tuples(SCOJO, SLACK, NONTYPE_SELECTION).map(
+                            lambda parts: {**parts[0], **parts[1], **parts[2]}),
                         lambda: [(lublin_jobs(800, 128, 6), Machine(128), None, {})]),
     "MAP": _adaptive(ADAPTIVE, bpus=False), "HAP": _adaptive(BPU_ADAPTIVE, bpus=True),
     "IHAP": _adaptive(BPU_ADAPTIVE, bpus=True), "IHAP-FCFS": _adaptive(BPU_ADAPTIVE, bpus=True),
@@ -271,6 +274,16 @@ def test_compiled_equals_the_reference_on_generated_workloads(name: str,
 def test_compiled_equals_the_reference_on_a_fixed_workload(name: str) -> None:
     for jobs, machine, load_seed, params in CASES[name].fixed():
         compare(name, params, jobs, machine, load_seed)
+
+
+@pytest.mark.parametrize("params", [{"nontype_selection": "first_fit"},
+                                    {"goal": "G2", "fst": "conservative"}])
+def test_scojo_slack_equals_the_reference_under_its_other_readings(
+        params: dict[str, Any]) -> None:
+    """The fixed Lublin99 workload of Scojo-PECT with slack under first-fit non-type
+    backfilling and under G2 with the conservative fair start (the default: above)."""
+    jobs, machine, load_seed = CASES["scojo-slack"].fixed()
+    compare("scojo-slack", params, jobs, machine, load_seed)
 
 
 def test_a_subclass_or_an_unmodelled_run_goes_through_the_engine() -> None:

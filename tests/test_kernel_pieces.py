@@ -16,7 +16,7 @@ from schedsim.machine import Machine
 from schedsim.policies.compiled import slack as compiled_slack
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import make_policy
-from schedsim.policies.slack import SlackSelector, SlackSettings, slack_factor
+from schedsim.policies.slack import SlackSelector, SlackSettings, compress, slack_factor
 
 CAPACITY = 16
 
@@ -98,22 +98,53 @@ def test_place_queue_equals_the_python_profile(profile: Profile,
     assert from_arrays(times, free, n) == (profile.times, profile.free)
 
 
+@st.composite
+def slots(draw: st.DrawFn, count: int) -> np.ndarray:
+    """A plan's slots for ``count`` jobs: none (NaN), past (before 100) or later ones."""
+    return np.array([draw(st.sampled_from([np.nan, 90.0, 100.0, 110.0, 160.0, 300.0]))
+                     for _ in range(count)], np.float64)
+
+
+def job_list(sizes: np.ndarray, estimates: np.ndarray) -> list[Job]:
+    return [Job(index, 0.0, estimate, size, estimate, index=index) for index, (size, estimate)
+            in enumerate(zip(sizes.tolist(), estimates.tolist(), strict=True))]
+
+
+@settings(max_examples=150, deadline=None)
+@given(profile=profiles(), queue=queues(), keep=st.booleans(), data=st.data())
+def test_compress_equals_the_python_compress(profile: Profile,
+                                             queue: tuple[np.ndarray, np.ndarray],
+                                             keep: bool, data: st.DataObject) -> None:
+    """Conservative backfilling keeping reservations (and a plan held as it is, ``keep``),
+    compiled against ``slack.compress``: the same starts and profile."""
+    sizes, estimates = queue
+    previous = data.draw(slots(len(sizes)))
+    starts, times, free, n = compiled_slack.compress(*to_arrays(profile, 0), sizes,
+                                                     estimates, previous, 100.0, keep)
+    expected, placed = compress(profile, job_list(sizes, estimates), sizes.tolist(),
+                                previous.tolist(), 100.0, keep)
+    assert starts.tolist() == expected
+    assert from_arrays(times, free, n) == (placed.times, placed.free)
+
+
 @settings(max_examples=150, deadline=None)
 @given(profile=profiles(), queue=queues(), size=st.integers(1, CAPACITY),
-       estimate=st.sampled_from([0.0, 10.0, 45.0]), after_earlier=st.booleans())
-def test_fair_start_equals_the_python_placement(profile: Profile,
+       estimate=st.sampled_from([0.0, 10.0, 45.0]), fst=st.sampled_from(["fcfs",
+                                                                         "conservative"]),
+       data=st.data())
+def test_fair_start_equals_the_python_admission(profile: Profile,
                                                 queue: tuple[np.ndarray, np.ndarray],
-                                                size: int, estimate: float,
-                                                after_earlier: bool) -> None:
+                                                size: int, estimate: float, fst: str,
+                                                data: st.DataObject) -> None:
+    """The fair start time and the slot of a new job around a plan (``admit``)."""
     sizes, estimates = queue
-    got = compiled_slack.fair_start(*to_arrays(profile, 0), sizes, estimates, 100.0, size,
-                                    estimate, after_earlier)
-    latest = 100.0
-    for other_size, other_estimate in zip(sizes.tolist(), estimates.tolist(), strict=True):
-        start = profile.earliest(other_size, other_estimate, 100.0)
-        profile.reserve(start, start + other_estimate, other_size)
-        latest = max(latest, start)
-    assert got == profile.earliest(size, estimate, latest if after_earlier else 100.0)
+    previous = data.draw(slots(len(sizes)))
+    got = compiled_slack.fair_start(*to_arrays(profile, 0), sizes, estimates, previous,
+                                    100.0, size, estimate, fst == "fcfs")
+    selector = SlackSelector(SlackSettings(fst=fst), lambda job: job.procs, CAPACITY)
+    new = Job(99, 0.0, estimate, size, estimate, index=len(sizes))
+    own = selector.admit(new, profile, job_list(sizes, estimates), previous.tolist(), 100.0)
+    assert got == (selector.fair_start[new.index], own)
 
 
 @settings(max_examples=150, deadline=None)
@@ -166,16 +197,24 @@ def searches(draw: st.DrawFn) -> tuple[Profile, list[Job], list[float], list[flo
     return profile, jobs, submitted, fair
 
 
+def selector_of(settings_: SlackSettings, jobs: list[Job], submitted: list[float],
+                fair: list[float]) -> SlackSelector:
+    """A selector on ``CAPACITY`` processors that knows the jobs' submissions and fair
+    starts."""
+    selector = SlackSelector(settings_, lambda job: job.procs, CAPACITY)
+    for job, at, fst in zip(jobs, submitted, fair, strict=True):
+        selector.submitted[job.index] = at
+        selector.fair_start[job.index] = fst
+    return selector
+
+
 def assert_same_search(profile: Profile, jobs: list[Job], submitted: list[float],
                        fair: list[float], lookahead: int, goal: str, max_nodes: int) -> None:
     """``slack_search`` (which re-places the jobs after the window once per profile the
     window leaves) against ``SlackSelector.search`` (which re-places every job for every
     set), at 100: the same best placement, sets tried and stops by ``max_nodes``."""
     settings_ = SlackSettings(lookahead=lookahead, goal=goal, max_nodes=max_nodes)
-    selector = SlackSelector(settings_, lambda job: job.procs, CAPACITY)
-    for job, at, fst in zip(jobs, submitted, fair, strict=True):
-        selector.submitted[job.index] = at
-        selector.fair_start[job.index] = fst
+    selector = selector_of(settings_, jobs, submitted, fair)
     free_now = profile.free[0]
     expected = selector.search(100.0, profile, free_now, jobs)
     found, best, nodes, hit = compiled_slack.slack_search(
@@ -184,11 +223,41 @@ def assert_same_search(profile: Profile, jobs: list[Job], submitted: list[float]
         np.array([job.estimate for job in jobs], np.float64), np.array(submitted),
         np.array(fair), np.array([slack_factor(f - s, settings_)
                                   for s, f in zip(submitted, fair, strict=True)]),
-        compiled_slack.slack_constants(settings_))
+        compiled_slack.slack_constants(settings_), min(lookahead, len(jobs)), True)
     assert (nodes, bool(hit)) == (selector.nodes, selector.bound_hits > 0)
     assert found == (expected is not None)
     if expected is not None:
         assert best.tolist() == [expected.placement[job.index] for job in jobs]
+
+
+def assert_same_backfill_search(profile: Profile, candidates: list[tuple[int, float]],
+                                jobs: list[Job], submitted: list[float], fair: list[float],
+                                lookahead: int, goal: str, max_nodes: int) -> None:
+    """Non-type backfilling by slack: ``slack_search`` with the candidates as its window,
+    not placed, against ``SlackSelector.search_backfill``: the same best set (start now,
+    the others NaN), the same placement of the waiting jobs, sets tried and stops."""
+    settings_ = SlackSettings(lookahead=lookahead, goal=goal, max_nodes=max_nodes)
+    selector = selector_of(settings_, jobs, submitted, fair)
+    free_now = profile.free[0]
+    expected = selector.search_backfill(100.0, profile, free_now, candidates, jobs)
+    window = min(lookahead, len(candidates))
+    zeros = [0.0] * window
+    found, best, nodes, hit = compiled_slack.slack_search(
+        *to_arrays(profile, 0), 100.0, CAPACITY, free_now,
+        np.array([size for size, _ in candidates[:window]] + [job.procs for job in jobs],
+                 np.int64),
+        np.array([span for _, span in candidates[:window]] + [job.estimate for job in jobs],
+                 np.float64),
+        np.array(zeros + submitted), np.array(zeros + fair),
+        np.array(zeros + [slack_factor(f - s, settings_)
+                          for s, f in zip(submitted, fair, strict=True)]),
+        compiled_slack.slack_constants(settings_), window, False)
+    assert (nodes, bool(hit)) == (selector.nodes, selector.bound_hits > 0)
+    assert found == (expected is not None)
+    if expected is not None:
+        assert [p for p in range(window) if best[p] == 100.0] == list(expected.chosen)
+        assert all(np.isnan(best[p]) for p in range(window) if p not in expected.chosen)
+        assert best[window:].tolist() == [expected.placement[job.index] for job in jobs]
 
 
 @settings(max_examples=400, deadline=None)
@@ -198,6 +267,37 @@ def test_the_compiled_search_equals_the_python_search(
         search: tuple[Profile, list[Job], list[float], list[float]], lookahead: int,
         goal: str, max_nodes: int) -> None:
     assert_same_search(*search, lookahead, goal, max_nodes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(search=searches(), candidates=st.lists(st.tuples(
+           st.sampled_from([1, 2, 3, 8, 16]), st.sampled_from([0.0, 5.0, 10.0, 35.0, 90.0])),
+           max_size=8),
+       lookahead=st.integers(1, 5), goal=st.sampled_from(["G1", "G2"]),
+       max_nodes=st.sampled_from([2, 7, 5000]))
+def test_the_compiled_backfill_search_equals_the_python_one(
+        search: tuple[Profile, list[Job], list[float], list[float]],
+        candidates: list[tuple[int, float]], lookahead: int, goal: str,
+        max_nodes: int) -> None:
+    profile, jobs, submitted, fair = search
+    assert_same_backfill_search(profile, candidates, jobs, submitted, fair, lookahead, goal,
+                                max_nodes)
+
+
+def test_a_backfill_set_without_waiting_jobs_is_chosen_by_utilization() -> None:
+    """No waiting job to delay: every set passes with OU = SU = 0, so G1 and G2 both take
+    the set that fills the most of 16 free processors: candidates of 8, 3, 9 and 2
+    processors give {3, 9, 2} (14), where first fit in arrival order takes 8, 3 and 2
+    (13)."""
+    candidates = [(8, 10.0), (3, 5.0), (9, 10.0), (2, 10.0)]
+    for goal in ("G1", "G2"):
+        assert_same_backfill_search(Profile(100.0, CAPACITY), candidates, [], [], [], 4,
+                                    goal, 5000)
+        selector = SlackSelector(SlackSettings(goal=goal), lambda job: job.procs, CAPACITY)
+        best = selector.search_backfill(100.0, Profile(100.0, CAPACITY), CAPACITY,
+                                        candidates, [])
+        assert best is not None and best.chosen == (1, 2, 3)
+        assert (best.utilization, best.overall_unfairness) == (14 / 16, 0.0)
 
 
 def test_sets_that_leave_the_same_steps_with_other_free_processors_differ_after_the_window(

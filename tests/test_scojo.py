@@ -78,6 +78,36 @@ def workloads(draw: st.DrawFn) -> list[Job]:
     return out
 
 
+@pytest.mark.parametrize("name, b_start", [("scojo-conservative", 2_000.0),
+                                            ("scojo-slack", 3_600.0)])
+def test_a_due_job_is_judged_from_the_plan_its_class_keeps(name: str, b_start: float) -> None:
+    """Medium jobs A (8 processors, 2,000 s) and B (8, 900 s) at 0: the medium plan holds
+    A at medium time 0 and B at 2,000. A runs in the medium slice [0, 1,080), is resumed
+    in the long slice (non-type backfilling) and ends at 2,000 with the medium clock
+    still at 1,080. Conservative selection compresses its reservations: B's slot moves to
+    1,080, the medium clock, so B is due and starts at 2,000 in the long slice. Slack
+    selection keeps the placement it committed: B's slot stays at medium time 2,000, not
+    now, so B waits for the next medium slice (3,600)."""
+    schedule, _ = run([job(1, 0, 8, 2_000), job(2, 0, 8, 900)], name)
+    assert schedule.start == [0.0, b_start]
+    assert schedule.end[0] == 2_000
+
+
+@pytest.mark.parametrize("selection, starts", [("first_fit", [1_100.0, 1_100.0, 1_200.0]),
+                                               ("slack", [1_200.0, 1_100.0, 1_100.0])])
+def test_non_type_backfilling_by_slack_packs_the_slice(selection: str,
+                                                       starts: list[float]) -> None:
+    """Three short jobs of 5, 2 and 6 processors (100 s) arrive at 1,100 in the long slice
+    (no short slice: none waited at 0) of an idle machine of 8. First fit in arrival
+    order starts 5 + 2; slack-based non-type backfilling (no long job to delay, so every
+    set passes with no unfairness) starts the set that fills the slice, 2 + 6, under
+    either goal."""
+    jobs = [job(1, 1_100, 5, 100), job(2, 1_100, 2, 100), job(3, 1_100, 6, 100)]
+    for goal in ("G1", "G2"):
+        schedule, _ = run(jobs, "scojo-slack", nontype_selection=selection, goal=goal)
+        assert schedule.start == starts
+
+
 @settings(max_examples=60, deadline=None)
 @given(jobs=workloads(), nontype=st.sampled_from(["all", "short", "none"]),
        name=st.sampled_from(["scojo-conservative", "scojo-slack"]))
@@ -175,3 +205,81 @@ def test_conservative_never_moves_a_reservation_later(jobs: list[Job], nontype: 
     for index, slots in planned.items():
         later = [(a, b) for a, b in itertools.pairwise(slots) if b > a + 1e-6]
         assert not later, (index, slots)
+
+
+@st.composite
+def large_workloads(draw: st.DrawFn) -> list[Job]:
+    """Up to 150 jobs of every class on 16 processors in bursts and lulls: long queues
+    in each class, many suspensions, due jobs and non-type starts."""
+    out, submit = [], 0.0
+    for number in range(1, draw(st.integers(40, 150)) + 1):
+        submit += draw(st.sampled_from([0, 0, 20, 90, 400, 1_500]))
+        runtime = draw(st.sampled_from([30, 200, 599, 900, 2_500, 7_000, 11_000, 25_000]))
+        procs = draw(st.sampled_from([1, 1, 2, 3, 4, 6, 8, 12, 16]))
+        out.append(Job(number, submit, float(runtime), procs, float(runtime)))
+    return out
+
+
+def audit_module():  # type: ignore[no-untyped-def]
+    """``scripts/audit_scojo_plans.py``, which watches the reference policy's plans."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "audit_scojo_plans.py"
+    spec = importlib.util.spec_from_file_location("audit_scojo_plans", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up
+    spec.loader.exec_module(module)
+    return module
+
+
+AUDIT = audit_module()
+
+
+@settings(max_examples=25, deadline=None)
+@given(jobs=large_workloads(), goal=st.sampled_from(["G1", "G2"]),
+       fst=st.sampled_from(["fcfs", "conservative"]),
+       nontype=st.sampled_from(["all", "all", "short"]),
+       selection=st.sampled_from(["slack", "first_fit"]), lookahead=st.sampled_from([3, 8]))
+def test_large_workloads_start_due_jobs_by_the_kept_plan_within_the_bound(
+        jobs: list[Job], goal: str, fst: str, nontype: str, selection: str,
+        lookahead: int) -> None:
+    """Scojo-PECT with slack on workloads up to 150 jobs, watched from outside
+    (``scripts/audit_scojo_plans.py``): every due start is a job whose slot in its
+    class's plan is now, and no job starts after submit + F_slack (FST - submit) in its
+    class's time."""
+    machine = Machine(16)
+    got = AUDIT.audit(jobs, machine, {"goal": goal, "fst": fst, "nontype": nontype,
+                                      "nontype_selection": selection,
+                                      "lookahead": lookahead})
+    assert (got.not_due, got.beyond_bound) == (0, 0), got
+    assert got.least_margin >= -1e-6
+
+
+def test_the_audit_script_prints_its_table() -> None:
+    """The script's own run on a W1 cut (a few hundred jobs): a row, exit code 0."""
+    lines: list[str] = []
+    assert AUDIT.main(["--jobs", "300", "--seeds", "71", "--goals", "G2", "--fst",
+                       "conservative"], out=lines.append) == 0
+    assert len(lines) == 3 and lines[2].startswith("| 71 | G2 | conservative | 300 |")
+
+
+def test_the_audit_script_reports_the_compiled_runs_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--compiled-only`` on a W1 cut: the bound held, exit code 0; with the tolerance
+    made -1e12 s every start is past its bound: the row says so, exit code 1."""
+    from schedsim.policies import slack as slack_module
+
+    def table() -> tuple[int, list[str]]:
+        lines: list[str] = []
+        code = AUDIT.main(["--compiled-only", "--jobs", "300", "--seeds", "71", "--goals",
+                           "G1", "--fst", "fcfs"], out=lines.append)
+        return code, lines
+
+    code, lines = table()
+    assert code == 0 and lines[2].startswith("| 71 | G1 | fcfs | 300 | held |")
+    monkeypatch.setattr(slack_module, "FAIRNESS_TOLERANCE", -1e12)
+    code, lines = table()
+    assert code == 1 and "| broken: slack: " in lines[2]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,8 +13,15 @@ from hypothesis import strategies as st
 from schedsim.engine import simulate
 from schedsim.jobs import Job
 from schedsim.machine import Machine
+from schedsim.policies import slack as slack_module
 from schedsim.policies.registry import make_policy
-from schedsim.policies.slack import SlackSettings, part_slack, slack_factor
+from schedsim.policies.slack import (
+    SlackSettings,
+    check_start_bound,
+    part_slack,
+    slack_factor,
+)
+from schedsim.schedule import SimulationError
 
 TABLE3 = SlackSettings()
 
@@ -170,3 +178,32 @@ def test_fair_unfair_and_preferential_counts() -> None:
     fair = [policy.fair_start[i] for i in range(3)]
     assert fair == [0, 100, 200]
     assert start_fairness(schedule.start, fair) == {"unfair": 1, "preferential": 1, "fair": 1}
+
+
+# -- the start bound (S3), checked by every run with exact estimates -----------------------
+
+
+def test_the_start_bound_check_names_the_first_late_job() -> None:
+    """Submit 0, FST 100, F_slack 1.5: the bound is 150. A start at 150 (or within the
+    tolerance of 1e-6 s) passes; at 150.01 the check fails, naming the job."""
+    fair, submitted, full = np.array([100.0, 100.0]), np.zeros(2), np.full(2, 1.5)
+    check_start_bound(fair, np.array([150.0, 150.0 + 1e-7]), submitted, full)
+    with pytest.raises(SimulationError, match=r"1 job\(s\) started after .* job 1 "):
+        check_start_bound(fair, np.array([150.0, 150.01]), submitted, full)
+
+
+@pytest.mark.parametrize("policy", ["slack-backfill", "scojo-slack"])
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_run_past_the_bound_fails(policy: str, compiled: bool,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the tolerance made -1e12 s every start is past its bound: a run with exact
+    estimates fails (the engine's and the compiled path alike); with estimates that are not
+    the run times the bound is not promised and the run completes."""
+    monkeypatch.setattr(slack_module, "FAIRNESS_TOLERANCE", -1e12)
+    machine = Machine(8)
+    exact = [job(1, 0, 4, 100), job(2, 10, 8, 50)]
+    with pytest.raises(SimulationError, match="started after submit"):
+        simulate(exact, machine, make_policy(policy, {"compiled": compiled}, machine))
+    inexact = [Job(1, 0, 100, 4, 200), Job(2, 10, 50, 8, 50)]
+    schedule = simulate(inexact, machine, make_policy(policy, {"compiled": compiled}, machine))
+    assert schedule.start == [0.0, 100.0]

@@ -105,7 +105,8 @@ RUNS = {
         import numpy as np
         from schedsim.policies.compiled.slack import fair_start
         times, free = np.array([0.0, 100.0]), np.array([2, 6])
-        print(fair_start(times, free, 2, np.array([4]), np.array([50.0]), 0.0, 2, 10.0, True))
+        print(fair_start(times, free, 2, np.array([4]), np.array([50.0]), np.array([np.nan]),
+                         0.0, 2, 10.0, True)[0])
     """),
     # a policy's whole run cached in policies/compiled/backfill.py; the engine edited
     "kernel/loop.py": textwrap.dedent("""

@@ -30,7 +30,13 @@ import numpy as np
 
 from schedsim.engine import Decision, EngineView, Resume, Start, Suspend, WakeUp
 from schedsim.jobs import Job
-from schedsim.kernel.whole import Outcome, job_columns, models_rigid, schedule_of
+from schedsim.kernel.whole import (
+    Outcome,
+    in_workload_order,
+    job_columns,
+    models_rigid,
+    schedule_of,
+)
 from schedsim.machine import Machine
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
@@ -38,6 +44,8 @@ from schedsim.policies.registry import register_policy, setting
 from schedsim.policies.slack import (
     SlackSelector,
     SlackSettings,
+    check_start_bound,
+    compress,
     fairness_statistics,
     selector_statistics,
 )
@@ -46,6 +54,7 @@ from schedsim.schedule import Schedule
 SHORT, MEDIUM, LONG = 0, 1, 2
 CLASS_NAMES = ("short", "medium", "long")
 NONTYPE_ALL, NONTYPE_SHORT, NONTYPE_NONE = "all", "short", "none"
+FIRST_FIT, SLACK = "first_fit", "slack"  # how non-type backfilling chooses
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,13 @@ class ScojoSettings:
 @dataclass(frozen=True)
 class ScojoSlackSettings(SlackSettings, ScojoSettings):
     """Scojo-PECT with slack-based fair backfilling in every class (thesis sec. 4.3-4.4)."""
+
+    nontype_selection: str = setting(
+        SLACK, "how non-type backfilling chooses among its candidates: slack = the branch "
+        "and bound with the slack check of the slice's class (sec. 4.4: the slack method "
+        "'is applied to all three kinds of backfilling'), first fit when no set passes; "
+        "first_fit = first fit in arrival order, moving no reservation",
+        choices=(SLACK, FIRST_FIT))
 
 
 @dataclass(frozen=True)
@@ -102,6 +118,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         self.clock = [0.0, 0.0, 0.0]  # each class's own time at ``self.clock_at``
         self.clock_at = 0.0
         self.wake_at = -math.inf
+        self.exact = True  # every job's estimate is its run time (the bound is promised)
         # slack selection: one selector per class, in the class's own time
         self.selectors = ([SlackSelector(settings, self.size, self.capacity)
                            for _ in CLASS_NAMES]
@@ -128,20 +145,25 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         klass = np.array([self.klass(jobs[i]) for i in cols.order.tolist()], np.int64)
         constants = (slack.slack_constants(settings) if slack_selection
                      else slack.SlackConstants(1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1, False, False, 1))
-        found, fair, started, calls, nodes, hits = scojo.scojo_run(
+        found, fair, started, submitted, full_slack, calls, nodes, hits = scojo.scojo_run(
             cols.submit, cols.runtime, cols.estimate, cols.size, klass, self.capacity,
             scojo.calendar(settings, slack_selection), constants)
+        if slack_selection and np.array_equal(cols.estimate, cols.runtime):
+            check_start_bound(*(in_workload_order(values, cols) for values in
+                                (fair, started, submitted, full_slack)))
         statistics = ({**fairness_statistics(fair, started, int(calls.sum()), int(nodes.sum()),
                                              int(hits.sum())),
                        **class_unfairness(fair, started, klass)} if slack_selection else {})
         return schedule_of(Outcome.of(found), cols, self.machine, jobs, statistics)
 
     def statistics(self) -> dict[str, float]:
-        """With slack selection: fairness counts in class time and search effort."""
+        """With slack selection: fairness counts in class time and search effort, after
+        the start bound's check with exact estimates (``check_start_bound``)."""
         if self.selectors is None:
             return {}
-        return {**selector_statistics(self.selectors, self.started),
-                **{f"unfair_{name}": selector_statistics([selector], self.started)["unfair"]
+        return {**selector_statistics(self.selectors, self.started, self.exact),
+                **{f"unfair_{name}": selector_statistics([selector], self.started,
+                                                         False)["unfair"]
                    for name, selector in zip(CLASS_NAMES, self.selectors, strict=True)}}
 
     def klass(self, job: Job) -> int:
@@ -153,6 +175,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         return MEDIUM if job.estimate < self.settings.medium_limit else LONG
 
     def submit(self, job: Job, view: EngineView) -> None:
+        self.exact = self.exact and job.estimate == job.runtime
         self.class_of[job.index] = self.klass(job)
         if self.selectors is not None:  # the fair start time, in the job's class time
             self._advance_clocks(view.now)
@@ -167,10 +190,13 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
                             span = min(max(record.est_end - view.now, 0.0), piece.end - view.now)
                             ends.append((self.clock[c] + span, record.procs))
             base = Profile.holding(self.clock[c], self.capacity, ends)
-            self.selectors[c].admit(job, base, self.queues[c], self.clock[c])
+            slot = self.selectors[c].admit(job, base, self.queues[c], self.queue_slots[c],
+                                           self.clock[c])
+        else:  # conservative selection: a slot at the class's next compression
+            slot = math.nan
         self.queues[self.klass(job)].append(job)
         self.queue_sizes[self.klass(job)].append(self.size(job))
-        self.queue_slots[self.klass(job)].append(math.nan)
+        self.queue_slots[self.klass(job)].append(slot)
         super().submit(job, view)
 
     # -- the calendar -------------------------------------------------------------------
@@ -249,7 +275,7 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
     def _select(self, view: EngineView, piece: Slice, free: int,
                 bound_here: list[tuple[Job, float]], suspended: dict,
                 decisions: list[Decision]) -> int:
-        """The class's conservative starts, then non-type backfilling; returns free."""
+        """The class's own starts, then non-type backfilling; returns free."""
         now, c = view.now, piece.klass
         left_in_slice = piece.end - now
         clock, class_of = self.clock[c], self.class_of
@@ -263,14 +289,15 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         started: set[int] = set()
         mine = self.queues[c]
         starts, placed = self._place_class(c, profile, free, mine)
-        clock = self.clock[c]
         for job, start, size in zip(mine, starts, self.queue_sizes[c], strict=True):
             if start <= clock and size <= free:
                 decisions.append(Start(job, size))
                 self.started[job.index] = clock
                 started.add(job.index)
                 free -= size
-        free = self._nontype(view, piece, free, placed, suspended, started, decisions)
+        with_own_starts = _holding_starts(profile, clock, mine, self.queue_sizes[c], started)
+        free = self._nontype(view, piece, free, placed, with_own_starts, suspended, started,
+                             decisions)
         if started:
             self.queue = [job for job in self.queue if job.index not in started]
             for c, queue in enumerate(self.queues):
@@ -283,34 +310,67 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
 
     def _place_class(self, c: int, profile: Profile, free: int,
                      mine: list[Job]) -> tuple[list[float], Callable[[], Profile]]:
-        """Class ``c``'s waiting jobs placed by its selection (conservative or slack):
-        their starts in class time, and a function that gives the profile holding them
-        all (built only when non-type backfilling needs it)."""
+        """Class ``c``'s waiting jobs placed by its selection (conservative or slack), the
+        plan the class keeps: their starts in class time, and a function that gives the
+        profile holding them all (built only when non-type backfilling needs it)."""
         clock = self.clock[c]
         if not mine:
             return [], lambda: profile
         if self.selectors is None:
             return self._place_class_conservatively(profile, c, clock)
-        placement = self.selectors[c].select(clock, profile, free, mine)
+        placement = self.selectors[c].select(clock, profile, free, mine,
+                                             self.queue_slots[c])
         starts = [placement[job.index] for job in mine]
-        for job, start in zip(mine, starts, strict=True):
-            profile.reserve(start, start + job.estimate, self.size(job))
-        return starts, lambda: profile
+        self.queue_slots[c] = starts
+
+        def placed() -> Profile:
+            out = profile.copy()
+            for job, start in zip(mine, starts, strict=True):
+                out.reserve(start, start + job.estimate, self.size(job))
+            return out
+
+        return starts, placed
 
     def _nontype(self, view: EngineView, piece: Slice, free: int,
-                 placed: Callable[[], Profile], suspended: dict, started: set[int],
-                 decisions: list[Decision]) -> int:
+                 placed: Callable[[], Profile], with_own_starts: Callable[[], Profile],
+                 suspended: dict, started: set[int], decisions: list[Decision]) -> int:
+        """Non-type backfilling in the slice of class ``piece.klass`` (module docstring):
+        its candidates, chosen by slack (``nontype_selection``) or first fit; returns
+        free. ``placed``: the class's profile holding its plan; ``with_own_starts``:
+        holding only the jobs it started now."""
         mode = self.settings.nontype
-        if mode == NONTYPE_NONE:
+        if mode == NONTYPE_NONE or free <= 0:  # nothing fits (a job needs a processor)
             return free
-        now, c = view.now, piece.klass
-        if free <= 0:  # nothing fits (a job needs at least one processor)
+        c = piece.klass
+        left = piece.end - view.now
+        candidates = self._nontype_candidates(view, c, left, free, suspended)
+        if not candidates:
             return free
-        left = piece.end - now
+        chosen = None
+        if (isinstance(self.settings, ScojoSlackSettings)
+                and self.settings.nontype_selection == SLACK):
+            chosen = self._nontype_by_slack(c, left, free, candidates, with_own_starts(),
+                                            started)
+        if chosen is None:
+            chosen = self._first_fit(c, left, free, candidates, placed())
+        for job, _, paused in chosen:
+            decisions.append(Resume(job) if paused else Start(job, self.size(job)))
+            if not paused:
+                started.add(job.index)
+                self.started[job.index] = self.clock[self.klass(job)]
+            else:
+                del suspended[job.index]
+            free -= self.size(job)
+        return free
+
+    def _nontype_candidates(self, view: EngineView, c: int, left: float, free: int,
+                            suspended: dict) -> list[tuple[Job, float, bool]]:
+        """(job, remaining estimate, suspended) in arrival order: waiting short jobs that
+        end inside the slice; with ``nontype: all`` also the due jobs of the other classes
+        (``_due_elsewhere``; suspended at the slice's end) and their suspended jobs."""
+        mode = self.settings.nontype
         due = self._due_elsewhere(view, c, free) if mode == NONTYPE_ALL else set()
-        candidates: list[tuple[Job, float, bool]] = []  # job, remaining estimate, suspended
-        # a short job only when it ends inside the slice; a medium or long one when its
-        # slot in its own class is now (it is suspended at the slice's end)
+        candidates: list[tuple[Job, float, bool]] = []
         if c != SHORT:
             candidates += [(job, job.estimate, False) for job in self.queues[SHORT]
                            if job.estimate <= left]
@@ -321,38 +381,75 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         if mode == NONTYPE_ALL:
             candidates += [(p.job, p.est_left, True) for p in suspended.values()
                            if self.klass(p.job) != c]
-        if not candidates:
-            return free
         candidates.sort(key=lambda item: _arrival(item[0]))
-        profile = placed()
-        for job, remaining, paused in candidates:
+        return candidates
+
+    def _first_fit(self, c: int, left: float, free: int,
+                   candidates: list[tuple[Job, float, bool]],
+                   profile: Profile) -> list[tuple[Job, float, bool]]:
+        """The candidates that fit, in arrival order, each in the free processors until
+        the earlier of its end and the slice's end without moving a reservation of class
+        ``c`` (``profile`` holds its plan)."""
+        clock = self.clock[c]
+        chosen = []
+        for candidate in candidates:
+            job, remaining, _ = candidate
             size = self.size(job)
             span = min(remaining, left)
-            if size > free or profile.earliest(size, span, self.clock[c]) != self.clock[c]:
+            if size > free or profile.earliest(size, span, clock) != clock:
                 continue
-            profile.reserve(self.clock[c], self.clock[c] + span, size)
-            decisions.append(Resume(job) if paused else Start(job, size))
-            if not paused:
-                started.add(job.index)
-                self.started[job.index] = self.clock[self.klass(job)]
-            else:
-                del suspended[job.index]
+            profile.reserve(clock, clock + span, size)
+            chosen.append(candidate)
             free -= size
-        return free
+        return chosen
+
+    def _nontype_by_slack(self, c: int, left: float, free: int,
+                          candidates: list[tuple[Job, float, bool]], profile: Profile,
+                          started: set[int]) -> list[tuple[Job, float, bool]] | None:
+        """Slack-based non-type backfilling (``SlackSelector.search_backfill``): the best
+        set of candidates by the goal whose start delays no waiting job of class ``c``
+        past its bound (``profile`` holds the jobs class ``c`` started now); class ``c``
+        keeps the placement the check computed. None if no set passes."""
+        assert self.selectors is not None
+        clock = self.clock[c]
+        waiting = [job for job in self.queues[c] if job.index not in started]
+        best = self.selectors[c].search_backfill(
+            clock, profile, free,
+            [(self.size(job), min(remaining, left)) for job, remaining, _ in candidates],
+            waiting)
+        if best is None:
+            return None
+        self.queue_slots[c] = [best.placement.get(job.index, slot) for job, slot
+                               in zip(self.queues[c], self.queue_slots[c], strict=True)]
+        return [candidates[position] for position in best.chosen]
 
     def _due_elsewhere(self, view: EngineView, current: int, free: int) -> set[int]:
-        """Waiting medium and long jobs of other classes whose conservative slot in their
-        own class is now (only classes with a job of at most ``free`` processors)."""
+        """Waiting medium and long jobs of other classes whose slot in the plan their own
+        class keeps (``_kept_plan``) is now (only classes with a job of at most ``free``
+        processors)."""
         due: set[int] = set()
         for d in (MEDIUM, LONG):
             if d == current or not self.queues[d] or min(self.queue_sizes[d]) > free:
                 continue
             clock = self.clock[d]
-            starts, _ = self._place_class_conservatively(self._own_jobs_profile(view, d), d,
-                                                         clock)
-            due.update(job.index for job, start in zip(self.queues[d], starts, strict=True)
-                       if start == clock)
+            due.update(job.index for job, start in zip(self.queues[d], self._kept_plan(view, d),
+                                                       strict=True)
+                       if start <= clock)
         return due
+
+    def _kept_plan(self, view: EngineView, d: int) -> list[float]:
+        """The plan class ``d`` keeps between its slices, in its own time (per waiting
+        job, in queue order): under conservative selection its reservations, compressed
+        (``compress``; a job that arrived since gets its slot here); under slack selection
+        the slots as committed, held as they are (a past slot counts as now): each
+        selection of the class commits its placement (``SlackSelector.select``), a
+        slack-based non-type backfilling in the class's slice the placement its check
+        computed, and an admission the new job's earliest slot around the plan."""
+        starts, _ = compress(self._own_jobs_profile(view, d), self.queues[d],
+                              self.queue_sizes[d], self.queue_slots[d], self.clock[d],
+                              keep=self.selectors is not None)
+        self.queue_slots[d] = starts
+        return starts
 
     def _place_class_conservatively(self, profile: Profile, c: int, clock: float
                                     ) -> tuple[list[float], Callable[[], Profile]]:
@@ -360,8 +457,8 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         their reservations (a slot never moves later; a job that left the queue out of
         turn, by non-type backfilling, frees its slot): their starts, and a function that
         gives the profile holding them all."""
-        starts, placed = _compress(profile, self.queues[c], self.queue_sizes[c],
-                                   self.queue_slots[c], clock)
+        starts, placed = compress(profile, self.queues[c], self.queue_sizes[c],
+                                  self.queue_slots[c], clock)
         self.queue_slots[c] = starts
         return starts, lambda: placed
 
@@ -383,26 +480,20 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
                 or any(self.klass(p.job) == SHORT for p in view.suspended.values()))
 
 
-def _compress(profile: Profile, jobs: list[Job], sizes: list[int], previous: list[float],
-              clock: float) -> tuple[list[float], Profile]:
-    """Conservative backfilling that keeps the reservations ``previous`` when they fit
-    (the compiled ``compress_queue`` and ``place_queue``, ``policies.compiled.slack``)."""
-    work = profile.copy()
-    previous = [math.nan if slot < clock else slot for slot in previous]  # NaN: none
-    for job, size, slot in zip(jobs, sizes, previous, strict=True):
-        if not math.isnan(slot):
-            work.reserve(slot, slot + job.estimate, size)
-    if min(work.free) < 0:  # the held reservations do not fit: place from scratch
-        work = profile
-        previous = [math.nan] * len(jobs)
-    starts = []
-    for job, size, slot in zip(jobs, sizes, previous, strict=True):
-        if not math.isnan(slot):
-            work.reserve(slot, slot + job.estimate, -size)
-        start = work.earliest(size, job.estimate, clock)
-        work.reserve(start, start + job.estimate, size)
-        starts.append(start)
-    return starts, work
+def _holding_starts(profile: Profile, clock: float, jobs: list[Job], sizes: list[int],
+                    started: set[int]) -> Callable[[], Profile]:
+    """A function that gives a copy of ``profile`` holding the ``started`` of ``jobs``
+    from ``clock`` for their estimates (``started`` read now: it grows later)."""
+    held = [(job.estimate, size) for job, size in zip(jobs, sizes, strict=True)
+            if job.index in started]
+
+    def holding() -> Profile:
+        out = profile.copy()
+        for estimate, size in held:
+            out.reserve(clock, clock + estimate, size)
+        return out
+
+    return holding
 
 
 @dataclass(frozen=True)

@@ -33,12 +33,18 @@ import numpy as np
 
 from schedsim.engine import Decision, EngineView, Start, WakeUp
 from schedsim.jobs import Job
-from schedsim.kernel.whole import Outcome, job_columns, models_rigid, schedule_of
+from schedsim.kernel.whole import (
+    Outcome,
+    in_workload_order,
+    job_columns,
+    models_rigid,
+    schedule_of,
+)
 from schedsim.machine import Machine
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import register_policy, setting
-from schedsim.schedule import Schedule
+from schedsim.schedule import Schedule, SimulationError
 
 G1, G2 = "G1", "G2"
 FST_FCFS, FST_CONSERVATIVE = "fcfs", "conservative"
@@ -106,19 +112,40 @@ def fairness_statistics(fair: np.ndarray, started: np.ndarray, calls: int, nodes
             "bound_hits": float(bound_hits)}
 
 
-def selector_statistics(selectors: list[SlackSelector],
-                        started: dict[int, float]) -> dict[str, float]:
+def check_start_bound(fair: np.ndarray, started: np.ndarray, submitted: np.ndarray,
+                      full_slack: np.ndarray) -> None:
+    """The invariant of S3 (``docs/deviations-slack.md``): no job starts after submit +
+    F_slack (FST - submit) in its machine's clock (per job in workload order, NaN where
+    it has none). A run that breaks it fails with :class:`SimulationError` naming the
+    first such job (its index in the workload)."""
+    limit = submitted + full_slack * (fair - submitted)
+    late = np.flatnonzero(started > limit + FAIRNESS_TOLERANCE)
+    if late.size:
+        first = int(late[0])
+        raise SimulationError(
+            f"slack: {late.size} job(s) started after submit + F_slack (FST - submit); the "
+            f"first, job {first} of the workload, at {float(started[first])!r} in its "
+            f"machine's clock, after {float(limit[first])!r} (submit "
+            f"{float(submitted[first])!r}, FST {float(fair[first])!r})")
+
+
+def selector_statistics(selectors: list[SlackSelector], started: dict[int, float],
+                        exact: bool) -> dict[str, float]:
     """:func:`fairness_statistics` of a run through the engine (``started``: each started
-    job's AST by index)."""
+    job's AST by index); with exact estimates (``exact``) the run is checked first
+    (:func:`check_start_bound`)."""
     jobs = 1 + max((*(index for selector in selectors for index in selector.fair_start),
                     *started), default=-1)
-    fair = np.full(jobs, np.nan)
-    ast = np.full(jobs, np.nan)
+    fair, ast, submitted, full = (np.full(jobs, np.nan) for _ in range(4))
     for selector in selectors:
         for index, value in selector.fair_start.items():
             fair[index] = value
+            submitted[index] = selector.submitted[index]
+            full[index] = slack_factor(value - submitted[index], selector.settings)
     for index, value in started.items():
         ast[index] = value
+    if exact:
+        check_start_bound(fair, ast, submitted, full)
     return fairness_statistics(fair, ast, sum(s.calls for s in selectors),
                                sum(s.nodes for s in selectors),
                                sum(s.bound_hits for s in selectors))
@@ -138,6 +165,36 @@ class Choice:
     skip_unfairness: float
 
 
+def compress(profile: Profile, jobs: list[Job], sizes: list[int], previous: list[float],
+              clock: float, keep: bool = False) -> tuple[list[float], Profile]:
+    """Conservative backfilling that keeps the reservations ``previous`` (NaN: none) when
+    they fit, else places every job from scratch; ``keep``: a plan held as it is, only the
+    jobs without a slot placed. (The starts, the profile holding every job; the compiled
+    ``compress``, ``policies.compiled.slack``.)"""
+    work = profile.copy()
+    if keep:  # a past slot counts as now
+        previous = [slot if math.isnan(slot) else max(slot, clock) for slot in previous]
+    else:  # a past slot is no reservation
+        previous = [math.nan if slot < clock else slot for slot in previous]
+    for job, size, slot in zip(jobs, sizes, previous, strict=True):
+        if not math.isnan(slot):
+            work.reserve(slot, slot + job.estimate, size)
+    if not keep and min(work.free) < 0:  # the held reservations do not fit: from scratch
+        work = profile.copy()
+        previous = [math.nan] * len(jobs)
+    starts = []
+    for job, size, slot in zip(jobs, sizes, previous, strict=True):
+        if not math.isnan(slot):
+            if keep:
+                starts.append(slot)
+                continue
+            work.reserve(slot, slot + job.estimate, -size)
+        start = work.earliest(size, job.estimate, clock)
+        work.reserve(start, start + job.estimate, size)
+        starts.append(start)
+    return starts, work
+
+
 class SlackSelector:
     """The slack machinery of one virtual machine, in that machine's own clock: fair start
     times at submission, bounds, and the selection of one scheduling call. The plain
@@ -155,16 +212,24 @@ class SlackSelector:
         self.bound_hits = 0  # calls in which max_nodes stopped the search
 
     # -- fair start time (sec. 4.3.1) ---------------------------------------------------
-    def admit(self, job: Job, base: Profile, earlier: list[Job], now: float) -> None:
-        """Record ``job``'s fair start time: ``earlier`` (the waiting jobs before it) are
-        placed conservatively on ``base`` (the running jobs), then the job."""
-        profile = base.copy()
+    def admit(self, job: Job, base: Profile, earlier: list[Job], slots: list[float],
+              now: float) -> float:
+        """Record ``job``'s fair start time and return its slot in the plan: ``earlier``
+        (the waiting jobs before it) hold their slots in the plan (``slots``; NaN: placed
+        at their earliest) on ``base`` (the started jobs); the job's slot is its earliest
+        start around them, its fair start time that slot (``fst: conservative``) or its
+        earliest start no earlier than theirs (``fst: fcfs``, "in the back of
+        fragments")."""
+        starts, profile = compress(base, earlier, [self.size(other) for other in earlier],
+                                   slots, now, keep=True)
         latest = now
-        for other in earlier:
-            latest = max(latest, self._place(profile, other, now))
-        not_before = latest if self.settings.fst == FST_FCFS else now
-        self.fair_start[job.index] = profile.earliest(self.size(job), job.estimate, not_before)
+        for start in starts:
+            latest = max(latest, start)
+        own = profile.earliest(self.size(job), job.estimate, now)
+        self.fair_start[job.index] = (profile.earliest(self.size(job), job.estimate, latest)
+                                      if self.settings.fst == FST_FCFS else own)
         self.submitted[job.index] = now
+        return own
 
     def bound(self, job: Job, now: float) -> float:
         """The latest start the slack allows ``job`` at ``now``."""
@@ -173,9 +238,13 @@ class SlackSelector:
         return submitted + part_slack(now - submitted, t_wait, self.settings) * t_wait
 
     # -- one call (sec. 4.3.3) -------------------------------------------------------------
-    def select(self, now: float, base: Profile, free: int, waiting: list[Job]) -> dict[int, float]:
+    def select(self, now: float, base: Profile, free: int, waiting: list[Job],
+               previous: list[float]) -> dict[int, float]:
         """Where every waiting job goes (start times; those at ``now`` start now): the FCFS
-        prefix, then the best set of the branch and bound, else conservative."""
+        prefix, then the best set of the branch and bound; when no set passes, the whole
+        queue by conservative backfilling that keeps the reservations ``previous`` (the
+        plan committed before, per waiting job; NaN: none), so that the head jobs start
+        only at their reservations and no slot moves later."""
         self.calls += 1
         profile = base.copy()
         placement: dict[int, float] = {}
@@ -192,17 +261,39 @@ class SlackSelector:
         best = self.search(now, profile, free, rest)
         if best is not None:
             placement.update(best.placement)
-        else:
-            placement.update({job.index: self._place(profile, job, now) for job in rest})
-        return placement
+            return placement
+        starts, _ = compress(base, waiting, [self.size(job) for job in waiting], previous, now)
+        return {job.index: start for job, start in zip(waiting, starts, strict=True)}
 
     def search(self, now: float, profile: Profile, free: int,
                waiting: list[Job]) -> Choice | None:
         """The best set of window jobs to start now by the goal, or None if none passes."""
         window = waiting[:self.settings.lookahead]
+        return self._branch_and_bound(
+            [self.size(job) for job in window], free,
+            lambda chosen: self.check(now, profile, free, waiting, chosen))
+
+    def search_backfill(self, now: float, profile: Profile, free: int,
+                        candidates: list[tuple[int, float]],
+                        waiting: list[Job]) -> Choice | None:
+        """Slack-based non-type backfilling (sec. 4.4): the best set of the first
+        ``lookahead`` candidates, each (processors, time it would hold them from now), to
+        start now on this machine's ``profile``, or None if none passes. The slack check
+        re-places ``waiting`` (this machine's waiting jobs), over which the goal's
+        unfairness is measured; a candidate not chosen is not placed here."""
+        self.calls += 1
+        window = candidates[:self.settings.lookahead]
+        return self._branch_and_bound(
+            [size for size, _ in window], free,
+            lambda chosen: self.check_backfill(now, profile, free, window, waiting, chosen))
+
+    def _branch_and_bound(self, sizes: list[int], free: int,
+                          check: Callable[[tuple[int, ...]], Choice | None]) -> Choice | None:
+        """Sets of the window (jobs of ``sizes``) tried depth first, include-children in
+        window order: (0), (0, 1), (0, 1, 2), ..., (1), ...; a set whose sizes exceed
+        ``free`` or whose ``check`` fails is cut with its branch. The best by the goal."""
         best: Choice | None = None
         budget = self.settings.max_nodes
-        # depth first, include-children in window order: (0), (0, 1), (0, 1, 2), ..., (1), ...
         stack: list[tuple[tuple[int, ...], int]] = [((), free)]
         while stack:
             chosen, left = stack.pop()
@@ -212,16 +303,15 @@ class SlackSelector:
                     break
                 budget -= 1
                 self.nodes += 1
-                choice = self.check(now, profile, free, waiting, chosen)
+                choice = check(chosen)
                 if choice is None:
                     continue  # the slack check failed: the whole branch is cut
                 if best is None or self._better(choice, best):
                     best = choice
             first = chosen[-1] + 1 if chosen else 0
-            for position in range(len(window) - 1, first - 1, -1):
-                size = self.size(window[position])
-                if size <= left:  # sizes over the free processors: cut
-                    stack.append(((*chosen, position), left - size))
+            for position in range(len(sizes) - 1, first - 1, -1):
+                if sizes[position] <= left:  # sizes over the free processors: cut
+                    stack.append(((*chosen, position), left - sizes[position]))
         return best
 
     def check(self, now: float, base: Profile, free: int, waiting: list[Job],
@@ -236,6 +326,27 @@ class SlackSelector:
             profile.reserve(now, now + job.estimate, self.size(job))
             placement[job.index] = now
             busy += self.size(job)
+        return self._replaced(now, profile, waiting, placement, positions, busy)
+
+    def check_backfill(self, now: float, base: Profile, free: int,
+                       window: list[tuple[int, float]], waiting: list[Job],
+                       positions: tuple[int, ...]) -> Choice | None:
+        """The slack check of the non-type set ``positions`` of ``window`` (processors,
+        time held): ``waiting`` re-placed around it (``search_backfill``)."""
+        profile = base.copy()
+        busy = self.capacity - free
+        for position in positions:
+            size, span = window[position]
+            profile.reserve(now, now + span, size)
+            busy += size
+        return self._replaced(now, profile, waiting, {}, positions, busy)
+
+    def _replaced(self, now: float, profile: Profile, waiting: list[Job],
+                  placement: dict[int, float], positions: tuple[int, ...],
+                  busy: int) -> Choice | None:
+        """Every job of ``waiting`` not yet in ``placement`` placed at its earliest slot in
+        queue order; None at the first one placed after its bound; else the choice with
+        U (``busy`` processors), OU and SU over ``waiting`` (eq. 3-4; 0 without jobs)."""
         for job in waiting:
             if job.index in placement:
                 continue
@@ -246,8 +357,9 @@ class SlackSelector:
         fair = self.fair_start
         late = [max(placement[j.index] - fair[j.index], 0.0) for j in waiting]
         early = [max(fair[j.index] - placement[j.index], 0.0) for j in waiting]
-        return Choice(positions, placement, busy / self.capacity, sum(late) / len(late),
-                      sum(early) / len(early))
+        count = max(len(waiting), 1)
+        return Choice(positions, placement, busy / self.capacity, sum(late) / count,
+                      sum(early) / count)
 
     def _better(self, a: Choice, b: Choice) -> bool:
         """Whether ``a`` beats ``b`` under the goal (ties: queue order, the earlier set)."""
@@ -276,6 +388,8 @@ class SlackBackfill(QueuePolicy[SlackSettings]):
         self.selector = SlackSelector(settings, self.size, machine.partitions[0])
         self.wake_at = -math.inf
         self.started: dict[int, float] = {}  # job index -> its start
+        self.plan: dict[int, float] = {}  # the placement committed: waiting job -> start
+        self.exact = True  # every job's estimate is its run time (the bound is promised)
 
     def simulate_compiled(self, jobs: Sequence[Job], load_model: object = None
                           ) -> Schedule | None:
@@ -290,16 +404,20 @@ class SlackBackfill(QueuePolicy[SlackSettings]):
 
         jobs = list(jobs)
         cols = job_columns(jobs, self.machine.unit)
-        found, fair, calls, nodes, hits = slack.slack_plain_run(
+        found, fair, full_slack, calls, nodes, hits = slack.slack_plain_run(
             cols.submit, cols.runtime, cols.estimate, cols.size, self.machine.partitions[0],
             slack.slack_constants(self.settings))
         outcome = Outcome.of(found)
+        if np.array_equal(cols.estimate, cols.runtime):
+            check_start_bound(*(in_workload_order(values, cols) for values in
+                                (fair, outcome.start, cols.submit, full_slack)))
         statistics = fairness_statistics(fair, outcome.start, calls, nodes, hits)
         return schedule_of(outcome, cols, self.machine, jobs, statistics)
 
     def statistics(self) -> dict[str, float]:
-        """Fairness counts and search effort of the run (``fairness_statistics``)."""
-        return selector_statistics([self.selector], self.started)
+        """Fairness counts and search effort of the run (``fairness_statistics``), after
+        the start bound's check with exact estimates (``check_start_bound``)."""
+        return selector_statistics([self.selector], self.started, self.exact)
 
     @property
     def fair_start(self) -> dict[int, float]:
@@ -309,13 +427,17 @@ class SlackBackfill(QueuePolicy[SlackSettings]):
         return self.machine.round_up(job.procs)
 
     def submit(self, job: Job, view: EngineView) -> None:
-        self.selector.admit(job, self._running_profile(view), self.queue, view.now)
+        self.exact = self.exact and job.estimate == job.runtime
+        self.plan[job.index] = self.selector.admit(
+            job, self._running_profile(view), self.queue,
+            [self.plan[other.index] for other in self.queue], view.now)
         super().submit(job, view)
 
     def schedule(self, view: EngineView) -> list[Decision]:
         now = view.now
         placement = self.selector.select(now, self._running_profile(view), view.free[0],
-                                         self.queue)
+                                         self.queue, [self.plan.get(job.index, math.nan)
+                                                      for job in self.queue])
         decisions: list[Decision] = []
         keep = []
         free = view.free[0]
@@ -330,6 +452,7 @@ class SlackBackfill(QueuePolicy[SlackSettings]):
             else:
                 keep.append(job)
         self.queue = keep
+        self.plan = {job.index: placement[job.index] for job in keep}
         later = [placement[job.index] for job in keep if placement[job.index] > now]
         if later:
             earliest = min(later)

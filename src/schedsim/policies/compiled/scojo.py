@@ -31,12 +31,12 @@ from schedsim.kernel.profile import earliest, grown, holding, reserve
 from schedsim.kernel.records import Record, new, record_type
 from schedsim.policies.compiled.slack import (
     SLACK_CONSTANTS,
-    compress_queue,
+    compress,
     fair_start,
-    place_queue,
     reserve_all,
     select,
     slack_factor,
+    slack_search,
 )
 
 SHORT, MEDIUM, LONG = 0, 1, 2
@@ -53,15 +53,17 @@ class Calendar(NamedTuple):
     medium_share: float
     nontype: int  # NONTYPE_CODES
     slack: bool  # slack selection in every class, else conservative
+    nontype_slack: bool  # non-type backfilling chooses by slack, else first fit
 
 
-CALENDAR = typeof(Calendar(1.0, 1.0, 1.0, 1, True))
+CALENDAR = typeof(Calendar(1.0, 1.0, 1.0, 1, True, True))
 
 
 def calendar(settings, slack: bool) -> Calendar:  # type: ignore[no-untyped-def]
-    """The compiled form of a ``ScojoSettings``."""
+    """The compiled form of a ``ScojoSettings`` (``ScojoSlackSettings`` when ``slack``)."""
     return Calendar(float(settings.interval), float(settings.short_slice),
-                    float(settings.medium_share), NONTYPE_CODES[settings.nontype], slack)
+                    float(settings.medium_share), NONTYPE_CODES[settings.nontype], slack,
+                    slack and settings.nontype_selection == "slack")
 
 
 # -- the calendar ------------------------------------------------------------------------
@@ -143,9 +145,9 @@ def _own_ends(policy, eng, c):
 
 @kernel
 def _scojo_submit(policy, eng, job):
-    """``ScojoPECT.submit``: with slack selection the job's fair start in its class's time
-    (inside the class's own slice, the other classes' running jobs count until the slice
-    ends), then the job joins its class's queue."""
+    """``ScojoPECT.submit``: with slack selection the job's fair start and slot in its
+    class's time (inside the class's own slice, the other classes' running jobs count
+    until the slice ends), then the job joins its class's queue."""
     now = eng.now
     c = policy.klass[job]
     if policy.cal.slack:
@@ -166,27 +168,18 @@ def _scojo_submit(policy, eng, job):
                     other = loop.next_running(eng, other)
         times, frees, steps = holding(clock, policy.capacity, policy.ends, policy.end_procs,
                                       count, 0)
-        mine = policy.queues[c, :policy.lengths[c]]
-        policy.fair[job] = fair_start(times, frees, steps, eng.size[mine], eng.estimate[mine],
-                                      clock, eng.size[job], eng.estimate[job],
-                                      policy.constants.fst_fcfs)
+        length = policy.lengths[c]
+        mine = policy.queues[c, :length]
+        policy.fair[job], slot = fair_start(
+            times, frees, steps, eng.size[mine], eng.estimate[mine], policy.slots[c, :length],
+            clock, eng.size[job], eng.estimate[job], policy.constants.fst_fcfs)
         policy.submitted[job] = clock
         policy.full_slack[job] = slack_factor(policy.fair[job] - clock, policy.constants)
+    else:  # conservative selection: a slot at the class's next compression
+        slot = np.nan
     policy.queues[c, policy.lengths[c]] = job
-    policy.slots[c, policy.lengths[c]] = np.nan
+    policy.slots[c, policy.lengths[c]] = slot
     policy.lengths[c] += 1
-
-
-@kernel
-def _compress(times, free, n, sizes, estimates, previous, clock):
-    """``ScojoPECT._place_class_conservatively``: keep the reservations if they fit, else
-    place from scratch; (starts, the profile holding every job)."""
-    found, work_times, work_free, work_n, fitted = compress_queue(
-        times, free, n, sizes, estimates, previous, clock)
-    if not fitted:
-        found, work_times, work_free, work_n = place_queue(times, free, n, sizes, estimates,
-                                                           clock)
-    return found, work_times, work_free, work_n
 
 
 @kernel
@@ -235,8 +228,8 @@ def _preempt(policy, eng, c):
 @kernel
 def _due_elsewhere(policy, eng, c, free):
     """``ScojoPECT._due_elsewhere``: marks the waiting medium and long jobs of the other
-    classes whose conservative slot in their own class is now (only classes with a job of
-    at most ``free`` processors); returns how many."""
+    classes whose slot in the plan their class keeps (``ScojoPECT._kept_plan``) is now
+    (only classes with a job of at most ``free`` processors); returns how many."""
     n_due = 0
     for d in (MEDIUM, LONG):
         length = policy.lengths[d]
@@ -251,27 +244,21 @@ def _due_elsewhere(policy, eng, c, free):
         own = _own_ends(policy, eng, d)
         d_times, d_free, d_steps = holding(policy.clock[d], policy.capacity, policy.ends,
                                            policy.end_procs, own, 0)
-        d_starts = _compress(d_times, d_free, d_steps, eng.size[theirs], eng.estimate[theirs],
-                             policy.slots[d, :length], policy.clock[d])[0]
+        d_starts = compress(d_times, d_free, d_steps, eng.size[theirs], eng.estimate[theirs],
+                             policy.slots[d, :length], policy.clock[d], policy.cal.slack)[0]
         policy.slots[d, :length] = d_starts
         for q in range(length):
-            if d_starts[q] == policy.clock[d]:
+            if d_starts[q] <= policy.clock[d]:
                 policy.due[theirs[q]] = True
                 n_due += 1
     return n_due
 
 
 @kernel
-def _nontype(policy, eng, c, left, placed_times, placed_free, placed_n):
-    """``ScojoPECT._nontype``: first fit in arrival order among waiting short jobs that end
-    inside the slice, due jobs of other classes and suspended jobs of other classes, each
-    fitting the free processors until the earlier of its end and the slice's end without
-    moving a reservation of the slice's class. Returns whether a job started or resumed."""
+def _nontype_candidates(policy, eng, c, left, free):
+    """``ScojoPECT._nontype_candidates``: written to the scratch ``candidates`` in arrival
+    order; returns how many."""
     mode = policy.cal.nontype
-    free = eng.free[0]
-    if mode == _NONE or free <= 0:
-        return False
-    clock = policy.clock[c]
     n_due = _due_elsewhere(policy, eng, c, free) if mode == _ALL else 0
     candidates = policy.candidates
     n_candidates = 0
@@ -294,33 +281,141 @@ def _nontype(policy, eng, c, left, placed_times, placed_free, placed_n):
             if policy.klass[job] != c:
                 candidates[n_candidates] = job
                 n_candidates += 1
-    busy = False
-    if n_candidates > 0:
-        candidates[:n_candidates].sort()  # arrival order
-        work_times, work_free = grown(placed_times, placed_free, placed_n, 2 * n_candidates + 2)
-        work_n = placed_n
-        for q in range(n_candidates):
-            job = candidates[q]
-            paused = eng.state[job] == SUSPENDED
-            span = min(eng.est_left[job] if paused else eng.estimate[job], left)
-            size = eng.size[job]
-            if size > free or earliest(work_times, work_free, work_n, size, span,
-                                       clock)[0] != clock:
-                continue
-            _, _, work_n = reserve(work_times, work_free, work_n, clock, clock + span, size,
-                                   -1, -1)
-            if paused:
-                resume_job(eng, job)
-            else:
-                start_job(eng, job, size, 0)
-                policy.started_class[job] = policy.clock[policy.klass[job]]
-                policy.is_started[job] = True
-            free -= size
-            busy = True
     if n_due > 0:
         for d in (MEDIUM, LONG):
             for q in range(policy.lengths[d]):
                 policy.due[policy.queues[d, q]] = False
+    candidates[:n_candidates].sort()  # arrival order
+    return n_candidates
+
+
+@kernel
+def _span(eng, job, left):
+    """How long a non-type candidate holds its processors: until its (remaining) estimate
+    ends or the slice does."""
+    paused = eng.state[job] == SUSPENDED
+    return min(eng.est_left[job] if paused else eng.estimate[job], left)
+
+
+@kernel
+def _first_fit(policy, eng, c, left, free, candidates, chosen, placed_times, placed_free,
+               placed_n):
+    """``ScojoPECT._first_fit``: marks in ``chosen`` the candidates that fit, in arrival
+    order, without moving a reservation of the class (its plan is ``placed_*``)."""
+    clock = policy.clock[c]
+    work_times, work_free = grown(placed_times, placed_free, placed_n,
+                                  2 * candidates.shape[0] + 2)
+    work_n = placed_n
+    for q in range(candidates.shape[0]):
+        job = candidates[q]
+        span = _span(eng, job, left)
+        size = eng.size[job]
+        if size > free or earliest(work_times, work_free, work_n, size, span,
+                                   clock)[0] != clock:
+            continue
+        _, _, work_n = reserve(work_times, work_free, work_n, clock, clock + span, size,
+                               -1, -1)
+        chosen[q] = True
+        free -= size
+
+
+@kernel
+def _nontype_by_slack(policy, eng, c, left, free, candidates, chosen, times, frees, steps,
+                      mine):
+    """``ScojoPECT._nontype_by_slack``: the branch and bound over the first ``lookahead``
+    candidates with the slack check of class ``c``'s waiting jobs (``slack_search``, its
+    window not placed), on the class's profile ``times, frees, steps`` with the jobs of
+    ``mine`` it started now; marks the best set in ``chosen`` and keeps the check's
+    placement as the class's plan. Returns whether a set passed."""
+    clock = policy.clock[c]
+    n_started = 0
+    for q in range(mine.shape[0]):
+        if policy.is_started[mine[q]]:
+            n_started += 1
+    own = np.empty(n_started, np.int64)
+    waiting = np.empty(mine.shape[0] - n_started, np.int64)
+    a = b = 0
+    for q in range(mine.shape[0]):
+        if policy.is_started[mine[q]]:
+            own[a] = mine[q]
+            a += 1
+        else:
+            waiting[b] = mine[q]
+            b += 1
+    s_times, s_free, s_n = reserve_all(times, frees, steps, np.full(n_started, clock),
+                                       eng.size[own], eng.estimate[own])
+    window = min(policy.constants.lookahead, candidates.shape[0])
+    m = window + waiting.shape[0]
+    sizes = np.empty(m, np.int64)
+    spans = np.empty(m, np.float64)
+    submitted = np.zeros(m)
+    fair = np.zeros(m)
+    full_slack = np.zeros(m)
+    for p in range(window):
+        sizes[p] = eng.size[candidates[p]]
+        spans[p] = _span(eng, candidates[p], left)
+    sizes[window:] = eng.size[waiting]
+    spans[window:] = eng.estimate[waiting]
+    submitted[window:] = policy.submitted[waiting]
+    fair[window:] = policy.fair[waiting]
+    full_slack[window:] = policy.full_slack[waiting]
+    found, best, found_nodes, hit = slack_search(
+        s_times, s_free, s_n, clock, policy.capacity, free, sizes, spans, submitted, fair,
+        full_slack, policy.constants, window, False)
+    policy.calls[c] += 1
+    policy.nodes[c] += found_nodes
+    policy.hits[c] += 1 if hit else 0
+    if not found:
+        return False
+    for p in range(window):
+        chosen[p] = best[p] == clock
+    r = window
+    for q in range(policy.lengths[c]):
+        if not policy.is_started[policy.queues[c, q]]:
+            policy.slots[c, q] = best[r]
+            r += 1
+    return True
+
+
+@kernel
+def _nontype(policy, eng, c, left, placed_times, placed_free, placed_n, times, frees, steps,
+             mine, starts):
+    """``ScojoPECT._nontype``: among waiting short jobs that end inside the slice, due
+    jobs of other classes and suspended jobs of other classes, the set chosen by slack
+    (``nontype_slack``; first fit when none passes) or by first fit, started or resumed
+    in arrival order. Returns whether a job started or resumed. The class's profile
+    ``times, frees, steps``, its waiting jobs ``mine`` before this call's starts and their
+    ``starts``; ``placed_*`` holds its plan under conservative selection."""
+    free = eng.free[0]
+    if policy.cal.nontype == _NONE or free <= 0:
+        return False
+    n_candidates = _nontype_candidates(policy, eng, c, left, free)
+    if n_candidates == 0:
+        return False
+    candidates = policy.candidates[:n_candidates]
+    chosen = np.zeros(n_candidates, np.bool_)
+    found = False
+    if policy.cal.nontype_slack:
+        found = _nontype_by_slack(policy, eng, c, left, free, candidates, chosen, times,
+                                  frees, steps, mine)
+    if not found:
+        if policy.cal.slack and mine.shape[0] > 0:
+            placed_times, placed_free, placed_n = reserve_all(
+                times, frees, steps, starts, eng.size[mine], eng.estimate[mine])
+        _first_fit(policy, eng, c, left, free, candidates, chosen, placed_times, placed_free,
+                   placed_n)
+    busy = False
+    for q in range(n_candidates):
+        if not chosen[q]:
+            continue
+        job = candidates[q]
+        if eng.state[job] == SUSPENDED:
+            resume_job(eng, job)
+        else:
+            start_job(eng, job, eng.size[job], 0)
+            policy.started_class[job] = policy.clock[policy.klass[job]]
+            policy.is_started[job] = True
+        busy = True
     return busy
 
 
@@ -357,23 +452,24 @@ def _scojo_schedule(policy, eng):
                                   count, 0)
     m = policy.lengths[c]
     mine = policy.queues[c, :m].copy()
+    # the profile holding the class's plan: made by conservative selection, built from
+    # the slack selection's starts only when first fit needs it
     placed_times, placed_free, placed_n = times, frees, steps
+    starts = np.empty(0, np.float64)
     if m > 0:
         if cal.slack:
             starts, found_nodes, hit = select(
                 times, frees, steps, clock, policy.capacity, eng.free[0], mine, eng.size,
                 eng.estimate, policy.submitted, policy.fair, policy.full_slack,
-                policy.constants)
+                policy.slots[c, :m], policy.constants)
             policy.calls[c] += 1
             policy.nodes[c] += found_nodes
             policy.hits[c] += hit
-            placed_times, placed_free, placed_n = reserve_all(
-                times, frees, steps, starts, eng.size[mine], eng.estimate[mine])
         else:
-            starts, placed_times, placed_free, placed_n = _compress(
+            starts, placed_times, placed_free, placed_n = compress(
                 times, frees, steps, eng.size[mine], eng.estimate[mine], policy.slots[c, :m],
-                clock)
-            policy.slots[c, :m] = starts
+                clock, False)
+        policy.slots[c, :m] = starts  # the plan the class keeps
         for q in range(m):
             job = mine[q]
             if starts[q] <= clock and eng.size[job] <= eng.free[0]:
@@ -381,7 +477,8 @@ def _scojo_schedule(policy, eng):
                 busy = True
                 policy.started_class[job] = clock
                 policy.is_started[job] = True
-    if _nontype(policy, eng, c, left, placed_times, placed_free, placed_n):
+    if _nontype(policy, eng, c, left, placed_times, placed_free, placed_n, times, frees, steps,
+                mine, starts):
         busy = True
     waiting = 0
     for d in range(3):  # the started jobs leave their queues
@@ -406,9 +503,9 @@ compiled_policy(ScojoState, _scojo_schedule, submit=_scojo_submit)
 @kernel
 def scojo_run(submit, runtime, estimate, size, klass, capacity, cal, constants):
     """A whole Scojo-PECT run of rigid jobs (arrival order) with their classes: the
-    engine's outcome (``loop.outcome``) and, per job, the fair start and the start in
-    class time, and per class the calls, the branch and bound's nodes and the calls
-    ``max_nodes`` stopped (slack selection only)."""
+    engine's outcome (``loop.outcome``) and, per job, the fair start, the start, the
+    submission (all in class time) and F_slack, and per class the calls, the branch and
+    bound's nodes and the calls ``max_nodes`` stopped (slack selection only)."""
     n = submit.shape[0]
     eng = rigid_engine(submit, runtime, estimate, size, capacity)
     policy = new(SCOJO_STATE)
@@ -436,5 +533,5 @@ def scojo_run(submit, runtime, estimate, size, klass, capacity, cal, constants):
     policy.due = np.zeros(n, np.bool_)
     policy.candidates = np.empty(n, np.int64)
     loop.run(policy, eng)
-    return (loop.outcome(eng), policy.fair, policy.started_class, policy.calls,
-            policy.nodes, policy.hits)
+    return (loop.outcome(eng), policy.fair, policy.started_class, policy.submitted,
+            policy.full_slack, policy.calls, policy.nodes, policy.hits)

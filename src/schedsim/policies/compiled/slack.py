@@ -84,28 +84,35 @@ def place_queue(times, free, n, sizes, estimates, not_before):
 
 
 @kernel
-def compress_queue(times, free, n, sizes, estimates, previous, not_before):
+def compress_queue(times, free, n, sizes, estimates, previous, not_before, keep):
     """Conservative backfilling that keeps reservations: every job with a reservation
     (``previous``; NaN or earlier than ``not_before``: none) holds it, then in queue order
     each job gives its slot back and takes its earliest one, which is never later; jobs
     without one are placed at their earliest slot. (starts, final profile, whether the
-    held reservations fitted; when they do not, nothing is placed.)"""
+    held reservations fitted; when they do not, nothing is placed.) ``keep``: a plan held
+    as it is (a slot earlier than ``not_before`` counts as ``not_before``), only the jobs
+    without a slot placed, and always fitted."""
     m = len(sizes)
     work_times, work_free = grown(times, free, n, 4 * m + 2)
     starts = np.empty(m, np.float64)
     previous = previous.copy()
     for p in range(m):
-        if previous[p] < not_before:  # a slot in the past is no reservation
-            previous[p] = np.nan
+        if previous[p] < not_before:
+            # a slot in the past is no reservation; in a kept plan it is now
+            previous[p] = not_before if keep else np.nan
     for p in range(m):
         if not np.isnan(previous[p]):
             _, _, n = reserve(work_times, work_free, n, previous[p], previous[p] + estimates[p],
                               sizes[p], -1, -1)
-    for i in range(n):
-        if work_free[i] < 0:
-            return starts, work_times, work_free, n, False
+    if not keep:
+        for i in range(n):
+            if work_free[i] < 0:
+                return starts, work_times, work_free, n, False
     for p in range(m):
         if not np.isnan(previous[p]):
+            if keep:
+                starts[p] = previous[p]
+                continue
             _, _, n = reserve(work_times, work_free, n, previous[p], previous[p] + estimates[p],
                               -sizes[p], -1, -1)
         start = earliest(work_times, work_free, n, sizes[p], estimates[p], not_before)[0]
@@ -113,6 +120,18 @@ def compress_queue(times, free, n, sizes, estimates, previous, not_before):
                           -1, -1)
         starts[p] = start
     return starts, work_times, work_free, n, True
+
+
+@kernel
+def compress(times, free, n, sizes, estimates, previous, clock, keep):
+    """``slack.compress``: keep the reservations if they fit, else place from scratch
+    (``keep``: the plan held as it is); (starts, the profile holding every job)."""
+    found, work_times, work_free, work_n, fitted = compress_queue(
+        times, free, n, sizes, estimates, previous, clock, keep)
+    if not fitted:
+        found, work_times, work_free, work_n = place_queue(times, free, n, sizes, estimates,
+                                                           clock)
+    return found, work_times, work_free, work_n
 
 
 @kernel
@@ -127,19 +146,21 @@ def reserve_all(times, free, n, starts, sizes, estimates):
 
 
 @kernel
-def fair_start(times, free, n, sizes, estimates, now, size, estimate, after_earlier):
-    """A new job's fair start time: the earlier jobs placed conservatively, then the job,
-    no earlier than the latest of their starts when ``after_earlier`` (fst: fcfs)."""
-    m = len(sizes)
-    work_times, work_free = grown(times, free, n, 2 * m + 2)
+def fair_start(times, free, n, sizes, estimates, previous, now, size, estimate,
+               after_earlier):
+    """``SlackSelector.admit``: a new job's (fair start time, slot in the plan): the
+    earlier jobs hold their slots ``previous`` (NaN: placed at their earliest), the job's
+    slot is its earliest start around them, its fair start that slot or, when
+    ``after_earlier`` (fst: fcfs), its earliest start no earlier than theirs."""
+    starts, work_times, work_free, work_n, _ = compress_queue(
+        times, free, n, sizes, estimates, previous, now, True)
     latest = now
-    for p in range(m):
-        start = earliest(work_times, work_free, n, sizes[p], estimates[p], now)[0]
-        _, _, n = reserve(work_times, work_free, n, start, start + estimates[p], sizes[p],
-                          -1, -1)
-        latest = max(latest, start)
-    not_before = latest if after_earlier else now
-    return earliest(work_times, work_free, n, size, estimate, not_before)[0]
+    for p in range(len(sizes)):
+        latest = max(latest, starts[p])
+    own = earliest(work_times, work_free, work_n, size, estimate, now)[0]
+    if not after_earlier:
+        return own, own
+    return earliest(work_times, work_free, work_n, size, estimate, latest)[0], own
 
 
 # -- the branch and bound of one call (sec. 4.3.3) ----------------------------------------
@@ -164,25 +185,28 @@ def _place_unchosen(work_times, work_free, n, now, sizes, estimates, bounds, cho
 
 
 @kernel
-def _metrics(capacity, busy, fair, starts):
-    """(U, OU, SU) of a placement that passed the slack check."""
+def _metrics(capacity, busy, fair, starts, first):
+    """(U, OU, SU) of a placement that passed the slack check, OU and SU over the jobs
+    from ``first`` on (0 without jobs)."""
     m = len(starts)
     late = 0.0
     early = 0.0
-    for p in range(m):
+    for p in range(first, m):
         late += max(starts[p] - fair[p], 0.0)
-    for p in range(m):
+    for p in range(first, m):
         early += max(fair[p] - starts[p], 0.0)
-    return busy / capacity, late / m, early / m
+    count = max(m - first, 1)
+    return busy / capacity, late / count, early / count
 
 
 @kernel
 def _check_window(times, free, n, work_times, work_free, now, capacity, free_now, sizes,
-                  estimates, bounds, chosen, starts, window):
+                  estimates, bounds, chosen, starts, window, place_window):
     """The slack check of the set ``chosen`` up to the end of the window: the profile
-    copied, the chosen jobs reserved from now, the other window jobs re-placed. (steps in
-    use, whether every re-placed job kept its bound, processors busy with the set
-    started); ``starts`` filled up to ``window``."""
+    copied, the chosen jobs reserved from now, the other window jobs re-placed (not
+    placed, their starts NaN, unless ``place_window``). (steps in use, whether every
+    re-placed job kept its bound, processors busy with the set started); ``starts``
+    filled up to ``window``."""
     work_times[:n] = times[:n]
     work_free[:n] = free[:n]
     busy = capacity - free_now
@@ -192,6 +216,10 @@ def _check_window(times, free, n, work_times, work_free, now, capacity, free_now
                               -1, -1)
             starts[p] = now
             busy += sizes[p]
+        elif not place_window:
+            starts[p] = np.nan
+    if not place_window:
+        return n, True, busy
     n, passed = _place_unchosen(work_times, work_free, n, now, sizes, estimates, bounds,
                                 chosen, starts, 0, window)
     return n, passed, busy
@@ -340,15 +368,21 @@ def bounds_at(now, submitted, fair, full_slack, slack_minimal):
 
 @kernel
 def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, submitted, fair,
-                 full_slack, constants):
-    """The branch and bound of one call over the first ``lookahead`` of the waiting jobs
-    (``SlackSelector.search``): (found, starts of the best set's placement, nodes tried,
-    whether ``max_nodes`` stopped the search). Every set tried gets the slack check's
-    result; the re-placement of the jobs after the window is taken from an earlier set
-    that left the same profile (the tails above)."""
+                 full_slack, constants, window, place_window):
+    """The branch and bound of one call over the first ``window`` jobs: (found, starts of
+    the best set's placement, nodes tried, whether ``max_nodes`` stopped the search).
+    ``place_window``: the jobs are one queue, the window its first ``lookahead``, and the
+    slack check re-places every job not chosen (``SlackSelector.search``); else the
+    window holds non-type candidates (estimates: the time they hold processors), the
+    check re-places only the jobs after it and the goal measures them
+    (``SlackSelector.search_backfill``; a candidate not chosen has start NaN). Every set
+    tried gets the slack check's result; the re-placement of the jobs after the window
+    is taken from an earlier set that left the same profile (the tails above)."""
     bounds = bounds_at(now, submitted, fair, full_slack, constants.slack_minimal)
     m = len(sizes)
-    window = min(constants.lookahead, m)
+    measured = 0 if place_window else window
+    # non-type candidates with no waiting job behind them: no check to make
+    nothing_placed = not place_window and m == window
     work_times, work_free = grown(times, free, n, 2 * m + 2)
     work_bits = work_times.view(np.int64)
     chosen = np.zeros(m, np.bool_)
@@ -364,6 +398,7 @@ def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, subm
     depth = 0
     left = free_now
     position = 0
+    work_n = n
     while True:
         while position < window and sizes[position] > left:
             position += 1
@@ -373,9 +408,13 @@ def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, subm
                 break
             nodes += 1
             chosen[position] = True
-            work_n, passed, busy = _check_window(times, free, n, work_times, work_free,
-                                                 now, capacity, free_now, sizes, estimates,
-                                                 bounds, chosen, starts, window)
+            if nothing_placed:  # every set passes: only its processors count
+                passed, busy = True, capacity - left + sizes[position]
+            else:
+                work_n, passed, busy = _check_window(times, free, n, work_times, work_free,
+                                                     now, capacity, free_now, sizes,
+                                                     estimates, bounds, chosen, starts,
+                                                     window, place_window)
             if passed and tail > 0:
                 key = _fingerprint(work_bits, work_free, work_n)
                 entry, slot = _tail_find(tails, key, work_bits, work_free, work_n)
@@ -393,11 +432,14 @@ def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, subm
                     _tail_add(tails, slot, key, profile_bits, profile_free, profile_n,
                               passed, starts, window)
             if passed:
-                u, ou, su = _metrics(capacity, busy, fair, starts)
+                u, ou, su = _metrics(capacity, busy, fair, starts, measured)
                 if not found or _better(constants.goal_g1, u, ou, su, best_u, best_ou,
                                         best_su):
                     found = True
                     best_u, best_ou, best_su = u, ou, su
+                    if nothing_placed:
+                        for p in range(window):
+                            starts[p] = now if chosen[p] else np.nan
                     best[:] = starts
                 path[depth] = position
                 depth += 1
@@ -419,9 +461,11 @@ def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, subm
 
 @kernel
 def select(times, free, n, now, capacity, free_now, mine, size, estimate, submitted, fair,
-           full_slack, constants):
+           full_slack, previous, constants):
     """``SlackSelector.select``: the FCFS prefix that fits, then the branch and bound over
-    the rest, else conservative; (starts in queue order, nodes, whether max_nodes hit)."""
+    the rest; when no set passes, the whole queue by conservative backfilling keeping the
+    reservations ``previous`` (per job of ``mine``). (starts in queue order, nodes,
+    whether max_nodes hit)."""
     m = mine.shape[0]
     work_times, work_free = grown(times, free, n, 2 * m + 2)
     work_n = n
@@ -439,9 +483,11 @@ def select(times, free, n, now, capacity, free_now, mine, size, estimate, submit
     rest = mine[first:]
     found, best, found_nodes, hit = slack_search(
         work_times, work_free, work_n, now, capacity, free_now, size[rest], estimate[rest],
-        submitted[rest], fair[rest], full_slack[rest], constants)
+        submitted[rest], fair[rest], full_slack[rest], constants,
+        min(constants.lookahead, m - first), True)
     if not found:
-        best = place_queue(work_times, work_free, work_n, size[rest], estimate[rest], now)[0]
+        return (compress(times, free, n, size[mine], estimate[mine], previous, now, False)[0],
+                found_nodes, 1 if hit else 0)
     starts[first:] = best
     return starts, found_nodes, 1 if hit else 0
 
@@ -456,7 +502,8 @@ SLACK_PLAIN = SlackPlain([
     ("constants", SLACK_CONSTANTS), ("capacity", _i8), ("queue", _i8[::1]), ("length", _i8),
     ("fair", _f8[::1]), ("submitted", _f8[::1]), ("full_slack", _f8[::1]),
     ("ends", _f8[::1]), ("end_procs", _i8[::1]), ("calls", _i8), ("nodes", _i8),
-    ("hits", _i8), ("wake_at", _f8)])
+    ("hits", _i8), ("wake_at", _f8),
+    ("plan", _f8[::1])])  # per job: its start in the placement committed (NaN: none)
 
 
 @kernel
@@ -471,9 +518,9 @@ def _plain_submit(policy, eng, job):
     now = eng.now
     times, frees, steps = running_profile(eng, policy.ends, policy.end_procs, policy.capacity)
     mine = policy.queue[:policy.length]
-    policy.fair[job] = fair_start(times, frees, steps, eng.size[mine], eng.estimate[mine],
-                                  now, eng.size[job], eng.estimate[job],
-                                  policy.constants.fst_fcfs)
+    policy.fair[job], policy.plan[job] = fair_start(
+        times, frees, steps, eng.size[mine], eng.estimate[mine], policy.plan[mine], now,
+        eng.size[job], eng.estimate[job], policy.constants.fst_fcfs)
     policy.submitted[job] = now
     policy.full_slack[job] = slack_factor(policy.fair[job] - now, policy.constants)
     policy.queue[policy.length] = job
@@ -491,7 +538,7 @@ def _plain_schedule(policy, eng):
     free = eng.free[0]
     starts, found_nodes, hit = select(times, frees, steps, now, policy.capacity, free, mine,
                                       eng.size, eng.estimate, policy.submitted, policy.fair,
-                                      policy.full_slack, policy.constants)
+                                      policy.full_slack, policy.plan[mine], policy.constants)
     policy.nodes += found_nodes
     policy.hits += hit
     kept = 0
@@ -505,6 +552,7 @@ def _plain_schedule(policy, eng):
             free -= eng.size[job]
         else:
             policy.queue[kept] = job
+            policy.plan[job] = starts[q]
             kept += 1
             if starts[q] > now:
                 first_start = min(first_start, starts[q])
@@ -520,8 +568,8 @@ compiled_policy(SlackPlain, _plain_schedule, submit=_plain_submit)
 @kernel
 def slack_plain_run(submit, runtime, estimate, size, capacity, constants):
     """A whole slack-backfilling run of rigid jobs (arrival order) on the plain machine:
-    the engine's outcome (``loop.outcome``), each job's fair start, and the calls, nodes
-    and calls ``max_nodes`` stopped."""
+    the engine's outcome (``loop.outcome``), each job's fair start and F_slack, and the
+    calls, nodes and calls ``max_nodes`` stopped."""
     n = submit.shape[0]
     eng = rigid_engine(submit, runtime, estimate, size, capacity)
     policy = new(SLACK_PLAIN)
@@ -538,5 +586,7 @@ def slack_plain_run(submit, runtime, estimate, size, capacity, constants):
     policy.nodes = 0
     policy.hits = 0
     policy.wake_at = -np.inf
+    policy.plan = np.full(n, np.nan)
     loop.run(policy, eng)
-    return loop.outcome(eng), policy.fair, policy.calls, policy.nodes, policy.hits
+    return (loop.outcome(eng), policy.fair, policy.full_slack, policy.calls, policy.nodes,
+            policy.hits)
