@@ -59,10 +59,10 @@ def test_workload_shares_by_hand() -> None:
 
 def test_scojo_slack_counts_unfair_jobs_per_class() -> None:
     """The unfair jobs of each class's selector add up to the run's unfair count, the same
-    from the compiled run and the Python policy (seed 4: unfair jobs in every class)."""
+    from the compiled run and the Python policy (seed 1: unfair jobs in every class)."""
     import random
 
-    rng = random.Random(4)
+    rng = random.Random(1)
     jobs, submit = [], 0.0
     for i in range(300):
         submit += rng.expovariate(1 / 200)
