@@ -49,7 +49,7 @@ from schedsim.machine import Machine
 from schedsim.policies.registry import make_policy
 from schedsim.policies.scojo import MEDIUM
 from schedsim.policies.slack import slack_factor
-from schedsim.schedule import Schedule, SimulationError
+from schedsim.schedule import Schedule
 from schedsim.workloads.lublin import generate_lublin
 
 REPO = Path(__file__).resolve().parents[1]
@@ -167,14 +167,12 @@ def reference_row(jobs: list[Job], machine: Machine, params: dict[str, Any]
 
 def bound_row(jobs: list[Job], machine: Machine, params: dict[str, Any]) -> tuple[str, bool]:
     """The ``--compiled-only`` cells of one run: the start bound's verdict (the run's own
-    check), unfair and preferential jobs; and whether the bound held."""
+    count, ``past_bound``), unfair and preferential jobs; and whether the bound held."""
     policy = make_policy("scojo-slack", {**params, "compiled": True}, machine)
-    try:
-        schedule = simulate(jobs, machine, policy, check=True)
-    except SimulationError as error:
-        return f"broken: {error} | | ", False
-    counts = schedule.statistics
-    return f"held | {counts['unfair']:.0f} | {counts['preferential']:.0f}", True
+    counts = simulate(jobs, machine, policy, check=True).statistics
+    late = int(counts["past_bound"])
+    verdict = "held" if late == 0 else f"broken: {late} job(s) past the bound"
+    return f"{verdict} | {counts['unfair']:.0f} | {counts['preferential']:.0f}", late == 0
 
 
 def config_seeds() -> list[int]:

@@ -282,8 +282,8 @@ def test_scojo_slack_equals_the_reference_under_its_other_readings(
         params: dict[str, Any]) -> None:
     """The fixed Lublin99 workload of Scojo-PECT with slack under first-fit non-type
     backfilling and under G2 with the conservative fair start (the default: above)."""
-    jobs, machine, load_seed = CASES["scojo-slack"].fixed()
-    compare("scojo-slack", params, jobs, machine, load_seed)
+    for jobs, machine, load_seed, fixed_params in CASES["scojo-slack"].fixed():
+        compare("scojo-slack", {**fixed_params, **params}, jobs, machine, load_seed)
 
 
 def test_a_subclass_or_an_unmodelled_run_goes_through_the_engine() -> None:

@@ -17,11 +17,10 @@ from schedsim.policies import slack as slack_module
 from schedsim.policies.registry import make_policy
 from schedsim.policies.slack import (
     SlackSettings,
-    check_start_bound,
     part_slack,
+    past_bound,
     slack_factor,
 )
-from schedsim.schedule import SimulationError
 
 TABLE3 = SlackSettings()
 
@@ -183,27 +182,31 @@ def test_fair_unfair_and_preferential_counts() -> None:
 # -- the start bound (S3), checked by every run with exact estimates -----------------------
 
 
-def test_the_start_bound_check_names_the_first_late_job() -> None:
+def test_the_start_bound_counts_the_late_jobs() -> None:
     """Submit 0, FST 100, F_slack 1.5: the bound is 150. A start at 150 (or within the
-    tolerance of 1e-6 s) passes; at 150.01 the check fails, naming the job."""
+    tolerance of 1e-6 s) is in time; at 150.01 it is past the bound."""
     fair, submitted, full = np.array([100.0, 100.0]), np.zeros(2), np.full(2, 1.5)
-    check_start_bound(fair, np.array([150.0, 150.0 + 1e-7]), submitted, full)
-    with pytest.raises(SimulationError, match=r"1 job\(s\) started after .* job 1 "):
-        check_start_bound(fair, np.array([150.0, 150.01]), submitted, full)
+    assert past_bound(fair, np.array([150.0, 150.0 + 1e-7]), submitted, full) == \
+        {"past_bound": 0.0}
+    assert past_bound(fair, np.array([150.0, 150.01]), submitted, full) == {"past_bound": 1.0}
 
 
 @pytest.mark.parametrize("policy", ["slack-backfill", "scojo-slack"])
 @pytest.mark.parametrize("compiled", [True, False])
-def test_a_run_past_the_bound_fails(policy: str, compiled: bool,
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_counts_the_jobs_past_the_bound(policy: str, compiled: bool,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """With the tolerance made -1e12 s every start is past its bound: a run with exact
-    estimates fails (the engine's and the compiled path alike); with estimates that are not
-    the run times the bound is not promised and the run completes."""
-    monkeypatch.setattr(slack_module, "FAIRNESS_TOLERANCE", -1e12)
+    estimates counts both jobs (the engine's and the compiled path alike), none at the
+    real tolerance; with estimates that are not the run times the bound is not promised
+    and not counted."""
     machine = Machine(8)
     exact = [job(1, 0, 4, 100), job(2, 10, 8, 50)]
-    with pytest.raises(SimulationError, match="started after submit"):
-        simulate(exact, machine, make_policy(policy, {"compiled": compiled}, machine))
+    made = make_policy(policy, {"compiled": compiled}, machine)
+    assert simulate(exact, machine, made).statistics["past_bound"] == 0
+    monkeypatch.setattr(slack_module, "FAIRNESS_TOLERANCE", -1e12)
+    made = make_policy(policy, {"compiled": compiled}, machine)
+    assert simulate(exact, machine, made).statistics["past_bound"] == 2
     inexact = [Job(1, 0, 100, 4, 200), Job(2, 10, 50, 8, 50)]
-    schedule = simulate(inexact, machine, make_policy(policy, {"compiled": compiled}, machine))
-    assert schedule.start == [0.0, 100.0]
+    made = make_policy(policy, {"compiled": compiled}, machine)
+    schedule = simulate(inexact, machine, made)
+    assert schedule.start == [0.0, 100.0] and "past_bound" not in schedule.statistics

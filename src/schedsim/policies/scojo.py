@@ -44,9 +44,9 @@ from schedsim.policies.registry import register_policy, setting
 from schedsim.policies.slack import (
     SlackSelector,
     SlackSettings,
-    check_start_bound,
     compress,
     fairness_statistics,
+    past_bound,
     selector_statistics,
 )
 from schedsim.schedule import Schedule
@@ -148,17 +148,17 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
         found, fair, started, submitted, full_slack, calls, nodes, hits = scojo.scojo_run(
             cols.submit, cols.runtime, cols.estimate, cols.size, klass, self.capacity,
             scojo.calendar(settings, slack_selection), constants)
-        if slack_selection and np.array_equal(cols.estimate, cols.runtime):
-            check_start_bound(*(in_workload_order(values, cols) for values in
-                                (fair, started, submitted, full_slack)))
         statistics = ({**fairness_statistics(fair, started, int(calls.sum()), int(nodes.sum()),
                                              int(hits.sum())),
                        **class_unfairness(fair, started, klass)} if slack_selection else {})
+        if slack_selection and np.array_equal(cols.estimate, cols.runtime):
+            statistics |= past_bound(*(in_workload_order(values, cols) for values in
+                                       (fair, started, submitted, full_slack)))
         return schedule_of(Outcome.of(found), cols, self.machine, jobs, statistics)
 
     def statistics(self) -> dict[str, float]:
-        """With slack selection: fairness counts in class time and search effort, after
-        the start bound's check with exact estimates (``check_start_bound``)."""
+        """With slack selection: fairness counts in class time and search effort, and with
+        exact estimates the jobs past the start bound (``past_bound``)."""
         if self.selectors is None:
             return {}
         return {**selector_statistics(self.selectors, self.started, self.exact),

@@ -79,6 +79,7 @@ ORIGINAL, SLACK, PLAIN, PLAIN_SLACK = ("scojo-conservative", "scojo-slack", "con
 METRICS = (*(f"{prefix}_{c}" for prefix in TAUS for c in CLASSES), "utilization", "AWT",
            "ATT", "unfair", "preferential", "unfair_mean_s", "preferential_mean_s",
            "nodes_per_call", "bound_hits", "unfair_short", "unfair_medium", "unfair_long",
+           "past_bound",
            *WORKLOAD_SHARES)
 WORKLOAD_NAMES = {10.05: "W4", 10.23: "W1", 10.33: "W2", 10.43: "W3", 10.73: "W3"}
 W1, W2 = 10.23, 10.33
