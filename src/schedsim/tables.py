@@ -10,12 +10,33 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from schedsim.stats import Interval, mean_ci
+from schedsim.stats import DEFAULT_LEVEL, Interval, mean_ci
 
 if TYPE_CHECKING:
     import pandas as pd
 
 FLOAT_TOLERANCE = 1e-9
+
+
+SEEDS_SUFFIX = ".seeds"  # results/tables/<target>.seeds.csv: per-seed values of a target
+
+
+def seeds_of(tables: Mapping[str, pd.DataFrame], target: str) -> pd.DataFrame:
+    """The per-seed table of ``target`` (``<target>.seeds``)."""
+    return tables[f"{target}{SEEDS_SUFFIX}"]
+
+
+def missing_policies(tables: Mapping[str, pd.DataFrame], target: str,
+                     *policies: str) -> str | None:
+    """Why a claim on ``target`` cannot be judged (policies it did not run), or None."""
+    found = set(seeds_of(tables, target)["policy"])
+    missing = [p for p in policies if p not in found]
+    return f"{target} did not run {', '.join(missing)}" if missing else None
+
+
+def claim_level(settings: Mapping[str, Any], default: float = DEFAULT_LEVEL) -> float:
+    """The confidence level of a family's claims (its ``claims.level``, else ``default``)."""
+    return float(settings.get("level", default))
 
 
 def matches(column: pd.Series, value: Any) -> pd.Series:

@@ -44,12 +44,12 @@ from schedsim.experiments.spec import (
     fmt_value,
 )
 from schedsim.machinespec import parse_machine
+from schedsim.tables import SEEDS_SUFFIX
 
 if TYPE_CHECKING:
     import pandas as pd
 
 SWF_MONTH = "swf-month"  # the workload model of a month cut from a log
-SEEDS_SUFFIX = ".seeds"  # results/tables/<target>.seeds.csv: per-seed values of a target
 TRACE_MODEL = "trace"  # the "model" of a point that reads a real log
 
 Tables = Mapping[str, "pd.DataFrame"]

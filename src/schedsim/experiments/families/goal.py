@@ -35,7 +35,7 @@ from schedsim.experiments.family import Family, Variant, axis_schemas, options_s
 from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function
 from schedsim.experiments.spec import TargetSpec
 from schedsim.plots import COLORS, LINESTYLES, MARKERS, STYLE, register_figure, register_labels
-from schedsim.tables import per_seed, select, spearman
+from schedsim.tables import missing_policies, per_seed, seeds_of, select, spearman
 from schedsim.verdicts import (
     Judgement,
     Pair,
@@ -135,10 +135,6 @@ def show(policy: str, spec: TargetSpec | None = None) -> str:
                                                                                         policy)
 
 
-def seeds_of(tables: Mapping[str, pd.DataFrame], target: str) -> pd.DataFrame:
-    return tables[f"{target}{SEEDS_SUFFIX}"]
-
-
 def series(tables: Mapping[str, pd.DataFrame], target: str, policy: str, metric: str,
            where: Mapping[str, Any] | None = None) -> pd.Series:
     """``metric`` of ``policy`` per replication (month or seed) of a target."""
@@ -153,13 +149,6 @@ def month_label(value: float) -> str:
     """200306.0 -> '2003-06' (the ``month`` column of a month's rows)."""
     number = int(value)
     return f"{number // 100:04d}-{number % 100:02d}"
-
-
-def has(tables: Mapping[str, pd.DataFrame], target: str, *policies: str) -> str | None:
-    """Why the claim cannot be judged (a policy missing), or None."""
-    found = set(seeds_of(tables, target)["policy"])
-    missing = [p for p in policies if p not in found]
-    return f"{target} did not run {', '.join(missing)}" if missing else None
 
 
 def ratio(tables: Mapping[str, pd.DataFrame], target: str, policy: str, numerator: str,
@@ -191,14 +180,14 @@ def near_best(tables: Mapping[str, pd.DataFrame], target: str, policy: str,
 
 
 def fcfs_best_max(tables: Mapping[str, pd.DataFrame], target: str) -> Judgement:
-    missing = has(tables, target, FCFS, LXF)
+    missing = missing_policies(tables, target, FCFS, LXF)
     return not_checkable(missing) if missing else beats([pair(tables, target, FCFS, LXF,
                                                               "max_wait")])
 
 
 def lxf_best_averages(tables: Mapping[str, pd.DataFrame], target: str,
                       metrics: Sequence[str]) -> Judgement:
-    missing = has(tables, target, FCFS, LXF)
+    missing = missing_policies(tables, target, FCFS, LXF)
     if missing:
         return not_checkable(missing)
     return combine([beats([pair(tables, target, LXF, FCFS, m)]) for m in metrics],
@@ -207,7 +196,7 @@ def lxf_best_averages(tables: Mapping[str, pd.DataFrame], target: str,
 
 def goal_near_best(tables: Mapping[str, pd.DataFrame], target: str, metrics: Sequence[str],
                    settings: Mapping[str, Any]) -> Judgement:
-    missing = has(tables, target, GOAL, FCFS, LXF)
+    missing = missing_policies(tables, target, GOAL, FCFS, LXF)
     if missing:
         return not_checkable(missing)
     tol = float(settings.get("near_best_tolerance", 0.10))
@@ -217,7 +206,7 @@ def goal_near_best(tables: Mapping[str, pd.DataFrame], target: str, metrics: Seq
 
 def idea2_beats(tables: Mapping[str, pd.DataFrame], target: str,
                 metrics: Sequence[str] = ("max_wait", "AWT")) -> Judgement:
-    missing = has(tables, target, GOAL, IDEA1)
+    missing = missing_policies(tables, target, GOAL, IDEA1)
     if missing:
         return not_checkable(missing)
     return combine([beats([pair(tables, target, GOAL, IDEA1, m)]) for m in metrics],
@@ -227,7 +216,7 @@ def idea2_beats(tables: Mapping[str, pd.DataFrame], target: str,
 def every_month(tables: Mapping[str, pd.DataFrame], target: str,
                 cases: Sequence[tuple[str, str, str]]) -> Judgement:
     """Per (better, worse, metric): the months in which ``better`` is at or below ``worse``."""
-    missing = has(tables, target, *{p for a, b, _ in cases for p in (a, b)})
+    missing = missing_policies(tables, target, *{p for a, b, _ in cases for p in (a, b)})
     if missing:
         return not_checkable(missing)
     parts = []
@@ -266,7 +255,7 @@ def claim_f3_months(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, A
        "searches stop at the node limit more often than idea 2's (sec. 4.1): the share of "
        "searches cut by the limit, paired over the months", "idea 1 cut more often")
 def claim_f3_cut(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
-    missing = has(tables, F3, GOAL, IDEA1)
+    missing = missing_policies(tables, F3, GOAL, IDEA1)
     if missing:
         return not_checkable(missing)
     return beats([pair(tables, F3, IDEA1, GOAL, "search_stopped_share")],
@@ -277,7 +266,7 @@ def claim_f3_cut(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]
        "idea 2) is largest in the busiest months (sec. 4.1: 12/03 and 1/04, 'caused by the "
        "number of waiting jobs')", "largest gap in the busiest months")
 def claim_f3_gap(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
-    missing = has(tables, F3, GOAL, IDEA1)
+    missing = missing_policies(tables, F3, GOAL, IDEA1)
     if missing:
         return not_checkable(missing)
     seeds = seeds_of(tables, F3)
@@ -300,7 +289,7 @@ def claim_f3_gap(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]
        "and January 2004 (the paper's largest; its IA-64 months, ours HPC2N)",
        "largest in 12/03 and 1/04")
 def claim_f3_decjan(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
-    missing = has(tables, F3, GOAL, IDEA1)
+    missing = missing_policies(tables, F3, GOAL, IDEA1)
     if missing:
         return not_checkable(missing)
     seeds = seeds_of(tables, F3)
@@ -364,7 +353,7 @@ def partition_trends(tables: Mapping[str, pd.DataFrame], target: str,
                      cases: Sequence[tuple[int, str, str, str]]) -> Judgement:
     """Per (partition, metric, better, worse): ``better`` beats ``worse`` on the partition's
     metric, paired over the months."""
-    missing = has(tables, target, FCFS, LXF)
+    missing = missing_policies(tables, target, FCFS, LXF)
     if missing:
         return not_checkable(missing)
     return combine([beats([pair(tables, target, better, worse, f"p{part}_{metric}")])
@@ -411,7 +400,7 @@ def claim_f6_goal(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any
        "slowdown (sec. 4.3: 'similar trends'): LXF-backfill has the lower mean wait, and the "
        "goal-oriented policy is best or close to best on it", "as bounded slowdown")
 def claim_f6_awt(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
-    missing = has(tables, F6, GOAL, FCFS, LXF)
+    missing = missing_policies(tables, F6, GOAL, FCFS, LXF)
     if missing:
         return not_checkable(missing)
     return combine([lxf_best_averages(tables, F6, ("AWT",)),
@@ -456,7 +445,7 @@ def claim_f6_jan(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]
 
 def _partition_claim(tables: Mapping[str, pd.DataFrame], policies: Sequence[str],
                      test: Any, label: str) -> Judgement:
-    missing = has(tables, F4, *policies)
+    missing = missing_policies(tables, F4, *policies)
     if missing:
         return not_checkable(missing)
     return combine([test(p) for p in policies], label)
@@ -497,7 +486,7 @@ def claim_t2_even(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any
 
 def _share_claim(policy: str) -> Any:
     def check(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
-        missing = has(tables, F4, policy)
+        missing = missing_policies(tables, F4, policy)
         if missing:
             return not_checkable(missing)
         return magnitude(paper_p1_share(policy), ratio(tables, F4, policy, "p1_jobs", "jobs"))

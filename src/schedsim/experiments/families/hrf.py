@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from schedsim import plots
 from schedsim.claims import claim
 from schedsim.experiments.family import POSITIVE, Family, Variant, axis_schemas, options_schema
-from schedsim.experiments.kinds import SEEDS_SUFFIX, example_function
+from schedsim.experiments.kinds import example_function
 from schedsim.experiments.spec import TargetSpec
 from schedsim.plots import (
     PANEL_LETTERS,
@@ -35,7 +35,7 @@ from schedsim.plots import (
     register_paper_values,
 )
 from schedsim.stats import mean_ci
-from schedsim.tables import per_seed, select
+from schedsim.tables import per_seed, seeds_of, select
 from schedsim.verdicts import (
     CONTRADICTED,
     INCONCLUSIVE,
@@ -193,15 +193,10 @@ def loads_by_weight(table: pd.DataFrame) -> list[str]:
     return list(order.sort_values(ascending=False).index)
 
 
-def seeds_table(tables: Mapping[str, pd.DataFrame], target: str) -> pd.DataFrame:
-    """The per-seed table of ``target`` (``<target>.seeds``)."""
-    return tables[f"{target}{SEEDS_SUFFIX}"]
-
-
 def values(tables: Mapping[str, pd.DataFrame], target: str, metric: str,
            **where: Any) -> pd.Series:
     """``metric`` per seed at one point of ``target``."""
-    return per_seed(seeds_table(tables, target), metric, where)
+    return per_seed(seeds_of(tables, target), metric, where)
 
 
 def curve(tables: Mapping[str, pd.DataFrame], target: str, x: str, metric: str,

@@ -15,6 +15,7 @@ docs/deviations-ihap.md; results in docs/results-ihap.md.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -30,10 +31,9 @@ from schedsim.experiments.family import (
     axis_schemas,
     options_schema,
 )
-from schedsim.experiments.kinds import SEEDS_SUFFIX
 from schedsim.experiments.spec import MachineSpec, TargetSpec, fmt_value
 from schedsim.plots import COLORS, LINESTYLES, MARKERS, STYLE, register_figure, register_labels
-from schedsim.tables import per_seed, select
+from schedsim.tables import claim_level, missing_policies, per_seed, seeds_of, select
 from schedsim.verdicts import (
     CONTRADICTED,
     INCONCLUSIVE,
@@ -60,6 +60,7 @@ AXES = {"utilization": "utilization", "cva": "cv_arrival", "cvs": "cv_demand"}
 AXIS_NAMES = {"utilization": "utilization (eq. 9)", "cva": "inter-arrival CV (CVa)",
               "cvs": "service-demand CV (CVs)"}
 DEFAULT_LEVEL = 0.90
+level = functools.partial(claim_level, default=DEFAULT_LEVEL)  # the family's claims.level
 
 
 class IhapFamily(Family):
@@ -108,10 +109,6 @@ FAMILY = IhapFamily()
 # ----------------------------------------------------------------------------- helpers
 
 
-def seeds_of(tables: Mapping[str, pd.DataFrame], target: str) -> pd.DataFrame:
-    return tables[f"{target}{SEEDS_SUFFIX}"]
-
-
 def axis_of(target: str) -> str:
     return {F1: "utilization", F2: "cva", F3: "cvs"}[target]
 
@@ -124,16 +121,6 @@ def series(tables: Mapping[str, pd.DataFrame], target: str, policy: str, metric:
            x: float) -> pd.Series:
     """``metric`` of ``policy`` per batch at ``x`` on the target's axis."""
     return per_seed(seeds_of(tables, target), metric, {"policy": policy, axis_of(target): x})
-
-
-def has(tables: Mapping[str, pd.DataFrame], target: str, *policies: str) -> str | None:
-    found = set(seeds_of(tables, target)["policy"])
-    missing = [p for p in policies if p not in found]
-    return f"{target} did not run {', '.join(missing)}" if missing else None
-
-
-def level(settings: Mapping[str, Any]) -> float:
-    return float(settings.get("level", DEFAULT_LEVEL))
 
 
 def label(target: str, x: float) -> str:
@@ -151,7 +138,7 @@ def points(tables: Mapping[str, pd.DataFrame], target: str, policies: Sequence[s
 
 def ihap_best(tables: Mapping[str, pd.DataFrame], target: str, settings: Mapping[str, Any],
               keep: Any = None) -> Judgement:
-    missing = has(tables, target, *PAPER_POLICIES)
+    missing = missing_policies(tables, target, *PAPER_POLICIES)
     if missing:
         return not_checkable(missing)
     chosen = points(tables, target, PAPER_POLICIES, "MRT", keep)
@@ -162,7 +149,7 @@ def ihap_best(tables: Mapping[str, pd.DataFrame], target: str, settings: Mapping
 
 def rises(tables: Mapping[str, pd.DataFrame], target: str,
           settings: Mapping[str, Any]) -> Judgement:
-    missing = has(tables, target, *PAPER_POLICIES)
+    missing = missing_policies(tables, target, *PAPER_POLICIES)
     if missing:
         return not_checkable(missing)
     curves = [(p, [(x, series(tables, target, p, "MRT", x)) for x in xs(tables, target)])
@@ -175,7 +162,7 @@ def least_sensitive(tables: Mapping[str, pd.DataFrame], target: str,
     """Family rule R2 (docs/deviations-ihap.md): per batch, MRT at the largest CV over MRT at
     the smallest (the same batch of the same seed: common random numbers); ``best_of`` on
     that ratio, lower is better."""
-    missing = has(tables, target, *PAPER_POLICIES)
+    missing = missing_policies(tables, target, *PAPER_POLICIES)
     if missing:
         return not_checkable(missing)
     values = xs(tables, target)
@@ -234,7 +221,7 @@ def claim_f1_best(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any
        "which policy has the shortest MRT (sec. 5.1 claims IHAP's lead only from medium "
        "loads)", "not stated")
 def claim_f1_low(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
-    missing = has(tables, F1, *PAPER_POLICIES)
+    missing = missing_policies(tables, F1, *PAPER_POLICIES)
     if missing:
         return not_checkable(missing)
     start = float(settings.get("medium_from", 0.5))
@@ -261,7 +248,7 @@ def claim_f1_power(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, An
        "names both causes)", "both causes, not separated")
 def claim_f1_ablation(tables: Mapping[str, pd.DataFrame],
                       settings: Mapping[str, Any]) -> Judgement:
-    missing = has(tables, F1, HAP, IHAP, IHAP_FCFS)
+    missing = missing_policies(tables, F1, HAP, IHAP, IHAP_FCFS)
     if missing:
         return not_checkable(missing)
     start = float(settings.get("medium_from", 0.5))
@@ -302,7 +289,7 @@ def ihap_against_others(tables: Mapping[str, pd.DataFrame], settings: Mapping[st
                         metric: str, keep: Any, what: str) -> Judgement:
     """IHAP beats HAP and MAP (lower is better) on ``metric`` at the utilizations ``keep``
     selects, paired over the batches."""
-    missing = has(tables, F1, *PAPER_POLICIES)
+    missing = missing_policies(tables, F1, *PAPER_POLICIES)
     if missing:
         return not_checkable(missing)
     chosen = [x for x in xs(tables, F1) if keep(x)]

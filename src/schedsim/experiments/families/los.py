@@ -45,7 +45,7 @@ from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function
 from schedsim.experiments.spec import TargetSpec, fmt_value
 from schedsim.plots import COLORS, STYLE, panels, register_figure, register_labels
 from schedsim.stats import mean_ci
-from schedsim.tables import mean_of, paired_difference, per_seed, select
+from schedsim.tables import mean_of, paired_difference, per_seed, seeds_of, select
 from schedsim.verdicts import (
     Judgement,
     Pair,
@@ -258,11 +258,6 @@ def improvement_table(table: pd.DataFrame, seeds: pd.DataFrame | None,
 # ----------------------------------------------------------------------------- per-seed values
 
 
-def seeds_table(tables: Mapping[str, pd.DataFrame], target: str) -> pd.DataFrame:
-    """The per-seed table of ``target`` (``<target>.seeds``)."""
-    return tables[f"{target}{SEEDS_SUFFIX}"]
-
-
 def panels_of(tables: Mapping[str, pd.DataFrame], target: str) -> list[str]:
     return list(dict.fromkeys(tables[target]["panel"].astype(str)))
 
@@ -275,7 +270,7 @@ def _panel(tables: Mapping[str, pd.DataFrame], target: str, index: int = 0) -> s
 def load_pairs(tables: Mapping[str, pd.DataFrame], target: str, panel: str, first: str,
                second: str, metric: str) -> list[Pair]:
     """``first`` vs ``second`` per seed at every load of a panel."""
-    return load_pairs_from(seeds_table(tables, target), tables[target], panel, first, second,
+    return load_pairs_from(seeds_of(tables, target), tables[target], panel, first, second,
                            metric, target)
 
 
@@ -315,7 +310,7 @@ def beats_all(tables: Mapping[str, pd.DataFrame], target: str,
 def cs_series(tables: Mapping[str, pd.DataFrame], target: str, policy: str,
               metric: str) -> list[tuple[float, pd.Series]]:
     """(C_s, per-seed metric) of ``policy`` in a C_s sweep, C_s ascending."""
-    seeds = seeds_table(tables, target)
+    seeds = seeds_of(tables, target)
     swept = sorted({int(v) for v in select(seeds, {"policy": policy})["c_s"].dropna()})
     return [(float(v), per_seed(seeds, metric, {"policy": policy, "c_s": float(v)}))
             for v in swept]
@@ -359,7 +354,7 @@ def table_statistic(tables: Mapping[str, pd.DataFrame], target: str, metric: str
     """Per seed, one cell of Table IV-VII (``target``): metric vs the b_index-th baseline."""
     source, panel, policy, baselines = TABLE_SOURCES[target]
     sign = next(s for m, _, s in TABLE_METRICS if m == metric)
-    return per_seed_max_improvement(seeds_table(tables, source), panel, policy,
+    return per_seed_max_improvement(seeds_of(tables, source), panel, policy,
                                     baselines[b_index], metric, sign)
 
 
@@ -384,7 +379,7 @@ def claim_f1(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) ->
 
 def cs_beats(tables: Mapping[str, pd.DataFrame], target: str, metric: str) -> Judgement:
     """The C_s-swept policy beats every other policy of a C_s sweep, at every C_s."""
-    seeds = seeds_table(tables, target)
+    seeds = seeds_of(tables, target)
     policy = _cs_policy_of(tables[target])
     if policy is None:
         return not_checkable("no policy with a C_s was run")
@@ -501,8 +496,8 @@ def claim_f7_los(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]
 def claim_f8_narrows(tables: Mapping[str, pd.DataFrame],
                      settings: Mapping[str, Any]) -> Judgement:
     try:
-        cases = [(tables[F7], seeds_table(tables, F7), _panel(tables, F7))]
-        cases += [(tables[F8], seeds_table(tables, F8), panel) for panel in panels_of(tables, F8)]
+        cases = [(tables[F7], seeds_of(tables, F7), _panel(tables, F7))]
+        cases += [(tables[F8], seeds_of(tables, F8), panel) for panel in panels_of(tables, F8)]
         points = []
         for table, seeds, panel in cases:
             ps = float(select(table, {"panel": panel})["ps"].iloc[0])
@@ -565,7 +560,7 @@ def claim_f10_util(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, An
 
 def dedicated_report(tables: Mapping[str, pd.DataFrame], target: str) -> Judgement:
     """Per panel and policy: share of dedicated jobs started on time, and their lateness."""
-    seeds = seeds_table(tables, target)
+    seeds = seeds_of(tables, target)
     parts = []
     for panel in panels_of(tables, target):
         for policy in dict.fromkeys(select(seeds, {"panel": panel})["policy"]):
@@ -604,7 +599,7 @@ def claim_f11_order(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, A
        "reaches a running job (the others reach a waiting job), per panel", "not given")
 def claim_f11_running(tables: Mapping[str, pd.DataFrame],
                       settings: Mapping[str, Any]) -> Judgement:
-    seeds = seeds_table(tables, F11)
+    seeds = seeds_of(tables, F11)
     parts = []
     for panel in panels_of(tables, F11):
         for policy in dict.fromkeys(select(seeds, {"panel": panel})["policy"]):
@@ -638,7 +633,7 @@ def claim_f11_gains(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, A
        needs=(F8, F11))
 def claim_f11_like(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
     plain_panel = _panel(tables, F8, 0)
-    plain_seeds, elastic_seeds = seeds_table(tables, F8), seeds_table(tables, F11)
+    plain_seeds, elastic_seeds = seeds_of(tables, F8), seeds_of(tables, F11)
     judged = []
     for metric, b_index in ELASTIC_CELLS:
         sign = next(s for m, _, s in TABLE_METRICS if m == metric)
@@ -674,7 +669,7 @@ PAPER_MEAN_SIZE = {F5: 139.35, F6: 89.72, F7: 180.84, F9: 177.7}
 
 def mean_size_claim(tables: Mapping[str, pd.DataFrame], target: str) -> Judgement:
     """The paper's n-bar within the central 95% of our per-seed mean job sizes."""
-    seeds = seeds_table(tables, target)
+    seeds = seeds_of(tables, target)
     first = seeds[seeds["policy"] == seeds["policy"].iloc[0]]
     if "load" in first and first["load"].notna().any():
         first = first[first["load"] == first["load"].min()]
@@ -696,7 +691,7 @@ for _target, _case in ((F5, "P_S 0.5"), (F6, "P_S 0.8"), (F7, "P_S 0.2"),
        "short ones", "no significant difference")
 def claim_n10k(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -> Judgement:
     short, long = _panel(tables, N10K, 0), _panel(tables, N10K, 1)
-    seeds = seeds_table(tables, N10K)
+    seeds = seeds_of(tables, N10K)
     tol = float(settings.get("n10k_tolerance", 0.1))
     checks = []
     for policy in dict.fromkeys(select(seeds, {"panel": short})["policy"]):

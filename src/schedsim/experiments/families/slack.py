@@ -48,7 +48,7 @@ from schedsim.plots import (
     register_paper_values,
 )
 from schedsim.policies.slack import SlackSettings, slack_factor
-from schedsim.tables import per_seed, select
+from schedsim.tables import claim_level, per_seed, seeds_of, select
 from schedsim.verdicts import (
     Judgement,
     Pair,
@@ -408,14 +408,6 @@ def table4_values(spec: TargetSpec) -> list[PaperValue]:
 # ----------------------------------------------------------------------------- helpers
 
 
-def seeds_of(tables: Mapping[str, pd.DataFrame], target: str) -> pd.DataFrame:
-    return tables[f"{target}{SEEDS_SUFFIX}"]
-
-
-def level(settings: Mapping[str, Any]) -> float:
-    return float(settings.get("level", 0.95))
-
-
 def rr(settings: Mapping[str, Any], klass: str) -> str:
     """The relative-response column of a class under the claims' tau (10 s or 60 s)."""
     return f"{'RR60' if float(settings.get('tau', 10)) == 60 else 'RR'}_{klass}"
@@ -500,7 +492,7 @@ def improvement_check(tables: Mapping[str, pd.DataFrame], settings: Mapping[str,
         sign = beats([Pair(f"{klass} aarr {aarr:g} {goal}",
                            values(tables, target, metric, policy=SLACK, aarr=aarr, goal=goal),
                            values(tables, target, metric, policy=ORIGINAL, aarr=aarr))],
-                     level=level(settings))
+                     level=claim_level(settings))
         size = magnitude(paper_value, improvement(tables, target, metric, aarr, goal),
                          coverage)
         checks.append(combine([sign, size], f"{klass} {paper_value}%"))
@@ -530,7 +522,7 @@ def claim_f9_goals(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, An
     return beats([Pair(f"W1 {metric}", values(tables, F9, metric, policy=SLACK, aarr=W1,
                                               goal="G2"),
                        values(tables, F9, metric, policy=SLACK, aarr=W1, goal="G1"))],
-                 level=level(settings))
+                 level=claim_level(settings))
 
 
 @claim(FAMILY_NAME, F9, "F9-plain-machine", "The same selection on a plain machine (no time "
@@ -628,7 +620,7 @@ def claim_long_medium(tables: Mapping[str, pd.DataFrame],
     return close([Pair(f"{goal}: long vs medium improvement",
                        improvement(tables, F9, rr(settings, "long"), W1, goal),
                        improvement(tables, F9, rr(settings, "medium"), W1, goal))
-                  for goal in goals_of(tables, F9)], tol, level(settings))
+                  for goal in goals_of(tables, F9)], tol, claim_level(settings))
 
 
 def curve(tables: Mapping[str, pd.DataFrame], target: str, param: str, aarr: float,
@@ -653,7 +645,7 @@ def claim_f11(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -
         for goal in goals_of(tables, F11):
             points = curve(tables, F11, "lookahead", aarr, goal, metric)
             if any(abs(x - x0) < 1e-9 for x, _ in points[1:]):
-                checks.append(flattens(points, x0, level=level(settings)))
+                checks.append(flattens(points, x0, level=claim_level(settings)))
                 names.append(f"{WORKLOAD_NAMES[aarr]} {goal}")
     if not checks:
         return not_checkable(f"{F11} has no curve through lookahead 20 (W1) or 30 (W2)")
@@ -675,7 +667,7 @@ def claim_f15(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -
             curves.append((f"W1 {goal} up to 1.5", falling))
     if not curves:
         return not_checkable(f"{F15} has no W1 curve from below 1.5 through 1.5")
-    return trend(curves, -1, rho, level(settings))
+    return trend(curves, -1, rho, claim_level(settings))
 
 
 @claim(FAMILY_NAME, F15, "F15-flat-beyond", "Beyond SLACK_UP 1.5 RR stays about the same or "
@@ -715,7 +707,7 @@ def claim_t4(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) ->
     series = {f"aarr {a:g}": values(tables, T4, "utilization", policy=ORIGINAL, aarr=a)
               for a in found}
     return ordering([("original Scojo-PECT", series)], list(series), lower_is_better=False,
-                    level=level(settings),
+                    level=claim_level(settings),
                     paper_values={f"aarr {a:g}": PAPER_T4[a] for a in found},
                     tol=float(settings.get("near_tie_tolerance", 0.05)))
 
@@ -764,7 +756,7 @@ def claim_f17(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -
         heavy = improvement(tables, F17, metric, 10.05, goal)
         pairs = [Pair(f"{goal}: 10.05 vs {light:g}", heavy,
                       improvement(tables, F17, metric, light, goal)) for light in lights]
-        checks.append(beats(pairs, lower_is_better=False, level=level(settings)))
+        checks.append(beats(pairs, lower_is_better=False, level=claim_level(settings)))
     return combine(checks, f"improvement at 10.05 above that at {', '.join(map(str, lights))}")
 
 
@@ -813,7 +805,7 @@ def claim_f17_every(tables: Mapping[str, pd.DataFrame],
                   values(tables, F17, metric, policy=SLACK, aarr=aarr, goal=goal),
                   values(tables, F17, metric, policy=ORIGINAL, aarr=aarr))
              for goal in goals_of(tables, F17) for aarr in aarrs(tables, F17)]
-    found = beats(pairs, level=level(settings))
+    found = beats(pairs, level=claim_level(settings))
     improvements = "; ".join(f"{goal} {aarr:g}: "
                              + describe(improvement(tables, F17, metric, aarr, goal))
                              for goal in goals_of(tables, F17) for aarr in aarrs(tables, F17))
@@ -892,7 +884,7 @@ def claim_f23(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any]) -
     return beats([Pair(f"{goal}: W2 vs W4", improvement(tables, F17, metric, W2, goal),
                        improvement(tables, F17, metric, 10.05, goal))
                   for goal in goals_of(tables, F17)], lower_is_better=False,
-                 level=level(settings))
+                 level=claim_level(settings))
 
 
 # ----------------------------------------------------------------------------- sec. 5.3
@@ -917,7 +909,7 @@ def insensitive(tables: Mapping[str, pd.DataFrame], settings: Mapping[str, Any],
                   for x, v in points.items() if abs(x - default) >= 1e-9]
     if not pairs:
         return not_checkable(f"{target} runs no other value of {param}")
-    return close(pairs, tol, level(settings))
+    return close(pairs, tol, claim_level(settings))
 
 
 for _target, _param, _default in OTHER_PARAMS:
