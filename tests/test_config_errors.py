@@ -70,7 +70,8 @@ def config_with(family: str, **targets: Any) -> dict[str, Any]:
     ("seeds: {start: 4294967295, count: 2}\n",
      "seeds.count: the last seed, start + count - 1 = 4294967296, is above the largest "
      "seed 4294967295"),
-    ("seedz: {start: 1}\n", "unknown section 'seedz'; allowed: seeds, traces, cross, goal, hrf"),
+    ("seedz: {start: 1}\n",
+     "unknown section 'seedz'; allowed: seeds, traces, plugins, cross, goal, hrf"),
     ("hrf: {enabled: true, targets: {HRF-X: {kind: swep}}}\n",
      "hrf.targets.HRF-X.kind: 'swep' is not allowed; allowed: sweep, derived, example"),
 ])
@@ -80,6 +81,15 @@ def test_the_experiments_command_names_the_file_and_the_key(tmp_path: Path, text
     if text is not None:
         path.write_text(text)
     one_line(experiments("plan", "--config", str(path)), f"config {path}", fragment)
+
+
+def test_the_plugins_list_is_a_section_of_its_own() -> None:
+    """A config's ``plugins:`` (policies of one's own, config/examples/my-policy.yaml) is
+    no family and no unknown section."""
+    from schedsim.experiments.configcheck import unknown_section
+
+    assert unknown_section({"plugins": ["examples/my_policy/my_policy.py:ShortestJobFirst"],
+                            "seeds": {"start": 1}}) is None
 
 
 # ----------------------------------------------------------------------------- targets

@@ -474,7 +474,7 @@ def test_run_point_rejects_an_unknown_point_in_one_line() -> None:
 @pytest.mark.parametrize(("change", "message"), [
     ("los={targets: {LOS-F5: {polices: [easy]}}}",
      "unknown key 'polices' in los.targets.LOS-F5; allowed: enabled, kind, policies"),
-    ("sedes=3", "unknown section 'sedes'; allowed: seeds, traces, cross, goal, hrf"),
+    ("sedes=3", "unknown section 'sedes'; allowed: seeds, traces, plugins, cross, goal, hrf"),
     ("seeds={start: 1, cont: 3}", "unknown key 'cont' in seeds; allowed: start, count, values"),
 ])
 def test_an_unknown_config_key_gets_a_short_message(workdir: Path, change: str,

@@ -21,7 +21,7 @@ from schedsim.errors import InputError
 
 SCHEMA_PATH = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / \
     "config.schema.yaml"
-SECTIONS = ("seeds", "traces")  # the top-level keys that are not families
+SECTIONS = ("seeds", "traces", "plugins")  # the top-level keys that are not families
 
 
 def load_config_file(path: str | Path) -> dict[str, Any]:
