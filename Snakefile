@@ -49,3 +49,18 @@ rule all:
 # exit, after Snakemake's own closing lines; not by the jobs a cluster runs).
 if workflow.is_main_process:
     atexit.register(report_not_run)
+
+
+# A local run hands every step to one worker process that has imported the package once
+# (schedsim.experiments.worker; docs/performance-pipeline.md); a cluster, a conda or
+# container deployment, and --no-hooks run each step in its own process.
+onstart:
+    start_step_worker()
+
+
+onsuccess:
+    stop_step_worker()
+
+
+onerror:
+    stop_step_worker()

@@ -5,6 +5,7 @@ import functools
 import os
 import re
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -354,3 +355,28 @@ def all_outputs():
         *all_schedules(),
         "results/summary.html",
     ]
+
+
+STEP_WORKER = []  # the running step worker, if any (schedsim.experiments.worker)
+
+
+def start_step_worker():
+    """Start the step worker for a local run and export its socket to the steps."""
+    from schedsim.experiments import worker
+
+    own_environments = workflow.deployment_settings.deployment_method  # conda, containers
+    if not (workflow.is_main_process and workflow.local_exec) or own_environments:
+        return
+    if not worker.AVAILABLE:
+        return  # not Linux: every step in its own process, as before
+    python = shutil.which("python")
+    if python is None:
+        return  # the steps' own `python` fails and says so
+    STEP_WORKER.append(worker.start(python, Path("logs/worker.log")))
+    os.environ[worker.SOCKET_VARIABLE] = STEP_WORKER[0].socket
+
+
+def stop_step_worker():
+    while STEP_WORKER:
+        STEP_WORKER.pop().stop()
+    os.environ.pop("SCHEDSIM_WORKER", None)

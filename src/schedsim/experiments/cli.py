@@ -97,6 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     cla.add_argument("tables", nargs="*", help="aggregated tables (<target>.csv)")
     bench = sub.add_parser("benchmarks", help="per-rule totals of Snakemake benchmark files")
     bench.add_argument("directory", nargs="?", default="results/benchmarks")
+    bench.add_argument("--logs", default="logs", help="the steps' logs: a step run by the "
+                       "worker has its CPU time and memory on its log's last line")
     bench.add_argument("--by-family", action="store_true",
                        help="one row per (family, reading) instead of per rule and target")
     sch = sub.add_parser("schedule", help="a target's representative schedule and picture")
@@ -340,6 +342,9 @@ def cmd_benchmarks(args: argparse.Namespace) -> int:
     frames = []
     for path in sorted(root.rglob("*.tsv")):
         frame = pd.read_csv(path, sep="\t")
+        usage = _worker_usage(Path(args.logs) / path.relative_to(root).with_suffix(".log"))
+        if usage is not None:  # Snakemake measured only the command that waited
+            frame["cpu_time"], frame["max_rss"] = usage
         frame["rule"] = path.relative_to(root).parts[0]
         frame["group"] = "/".join(path.relative_to(root).with_suffix("").parts[:2])
         frames.append(frame)
@@ -356,6 +361,22 @@ def cmd_benchmarks(args: argparse.Namespace) -> int:
               f"{part['s'].max():.2f} | {part['cpu_time'].sum():.1f} | "
               f"{pd.to_numeric(part['max_rss'], errors='coerce').max():.0f} |")
     return 0
+
+
+def _worker_usage(log: Path) -> tuple[float, float] | None:
+    """(CPU seconds, peak RSS MB) from the last line of a step's log, when the step ran
+    in a child of the worker (schedsim.experiments.worker.USAGE_LINE)."""
+    from schedsim.experiments.worker import USAGE_PATTERN
+
+    try:
+        last = log.read_text(encoding="utf-8", errors="replace").rstrip("\n").rsplit("\n", 1)[-1]
+    except OSError:
+        return None
+    found = USAGE_PATTERN.match(last)
+    if found is None:
+        return None
+    user, system, rss = map(float, found.groups())
+    return user + system, rss
 
 
 def benchmark_family(group: str) -> tuple[str, str]:

@@ -42,10 +42,43 @@ _IMPORT = re.compile(r"^\s*(?:from\s+(schedsim(?:\.\w+)*)\s+import\s+([^#\n]+)"
                      r"|import\s+(schedsim(?:\.\w+)*))", re.MULTILINE)
 
 
+KERNELS: list[Any] = []
+"""Every compiled function of the package, in the order they were declared."""
+
+
 def kernel(*args: Any, **options: Any) -> Any:
     """``numba.njit`` with the code-versioned disk cache: the decorator of every compiled
     function of the package (options as numba's, e.g. ``inline="always"``)."""
-    return njit(*args, cache=True, **options)
+    compiled = njit(*args, cache=True, **options)
+    if args and callable(args[0]):
+        KERNELS.append(compiled)
+        return compiled
+
+    def declare(function: Any) -> Any:
+        dispatcher = compiled(function)
+        KERNELS.append(dispatcher)
+        return dispatcher
+
+    return declare
+
+
+def load_cached_kernels() -> int:
+    """Load into this process every compiled version of every kernel that the disk cache
+    holds for this code (what earlier processes compiled), without compiling anything;
+    the number loaded. A process that forks children (the workflow's worker,
+    schedsim.experiments.worker) calls it so that each child finds them in memory."""
+    loaded = 0
+    for dispatcher in KERNELS:
+        cache = dispatcher._cache
+        codegen = dispatcher.targetctx.codegen()
+        for key in cache._cache_file._load_index():
+            signature, magic, hashes = key
+            if (signature in dispatcher.overloads or magic != codegen.magic_tuple()
+                    or hashes != cache._index_key(signature, codegen)[2]):
+                continue
+            dispatcher.compile(signature)  # found in the cache: loaded, not compiled
+            loaded += 1
+    return loaded
 
 
 def _imports(text: str) -> set[str]:
