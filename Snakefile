@@ -51,11 +51,12 @@ if workflow.is_main_process:
     atexit.register(report_not_run)
 
 
-# A local run hands every step to one worker process that has imported the package once
-# (schedsim.experiments.worker; docs/performance-pipeline.md); a cluster, a conda or
-# container deployment, and --no-hooks run each step in its own process.
+# A local run has no job rate limit and hands every step to one worker process that has
+# imported the package once (schedsim.experiments.worker; docs/performance-pipeline.md);
+# a cluster, a conda or container deployment and --no-hooks run each step in its own
+# process.
 onstart:
-    start_step_worker()
+    prepare_local_run()
 
 
 onsuccess:

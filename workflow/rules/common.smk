@@ -360,12 +360,21 @@ def all_outputs():
 STEP_WORKER = []  # the running step worker, if any (schedsim.experiments.worker)
 
 
-def start_step_worker():
-    """Start the step worker for a local run and export its socket to the steps."""
+def prepare_local_run():
+    """For a local run: no job rate limit, and the step worker started, its socket
+    exported to the steps."""
     from schedsim.experiments import worker
 
-    own_environments = workflow.deployment_settings.deployment_method  # conda, containers
-    if not (workflow.is_main_process and workflow.local_exec) or own_environments:
+    if not (workflow.is_main_process and workflow.local_exec):
+        return
+    # Snakemake's job rate limiter (--max-jobs-per-timespan, default 100/1s) arms a
+    # one-second timer in every scheduling round that ends waiting, and each timer's
+    # round arms another: after N finished jobs the scheduler runs about N rounds a
+    # second (the full reproduction: about 500,000 rounds and 300 s of Snakemake's own
+    # CPU by its 722nd job). A local run has nothing to throttle.
+    if getattr(workflow.scheduler, "job_rate_limiter", None) is not None:
+        workflow.scheduler.job_rate_limiter = None
+    if workflow.deployment_settings.deployment_method:  # conda, containers: their own
         return
     if not worker.AVAILABLE:
         return  # not Linux: every step in its own process, as before
