@@ -17,6 +17,7 @@ import pytest
 
 from schedsim.experiments import worker
 from schedsim.experiments.spec import MachineSpec, PointSpec, to_json
+from schedsim.experiments.usage import USAGE_LINE, USAGE_PATTERN
 from schedsim.workloads.base import get_model
 
 pytestmark = pytest.mark.skipif(not worker.AVAILABLE, reason="the worker needs Linux")
@@ -57,7 +58,7 @@ def _point_args(tmp_path: Path, out: Path) -> list[str]:
 
 def _without_usage(log: Path) -> str:
     lines = log.read_text().splitlines()
-    assert worker.USAGE_PATTERN.match(lines[-1]), lines[-1]
+    assert USAGE_PATTERN.match(lines[-1]), lines[-1]
     return "\n".join(lines[:-1])
 
 
@@ -162,3 +163,21 @@ def test_a_kernel_an_earlier_process_compiled_is_loaded_without_compiling(
         env=env, capture_output=True, text=True, check=True, timeout=300)
     count, overloads, hits, misses = map(int, loaded.stdout.split())
     assert count >= 1 and overloads == 1 and hits == 1 and misses == 0
+
+
+def test_the_benchmark_summary_takes_cpu_and_memory_from_a_worker_steps_log(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from schedsim.experiments.cli import main
+
+    header = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+    for name in ("forked", "alone"):
+        bench = tmp_path / "bench" / "simulate" / f"{name}.tsv"
+        bench.parent.mkdir(parents=True, exist_ok=True)
+        bench.write_text(header + "2.0\t0:00:02\t30\t1\t1\t1\t0\t0\t0\t0.05\n")
+    log = tmp_path / "logs" / "simulate" / "forked.log"
+    log.parent.mkdir(parents=True)
+    log.write_text("X 1 simulations\n" + USAGE_LINE.format(user=1.5, system=0.25, rss=250.0)
+                   + "\n")
+    assert main(["benchmarks", str(tmp_path / "bench"), "--logs", str(tmp_path / "logs")]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert "| simulate | 2 | 4.0 | 2.00 | 2.00 | 1.8 | 250 |" in rows

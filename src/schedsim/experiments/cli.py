@@ -338,11 +338,13 @@ def cmd_benchmarks(args: argparse.Namespace) -> int:
     """Markdown table: per rule (first directory level) jobs, wall and CPU seconds, max RSS."""
     import pandas as pd
 
+    from schedsim.experiments.usage import step_usage
+
     root = Path(args.directory)
     frames = []
     for path in sorted(root.rglob("*.tsv")):
         frame = pd.read_csv(path, sep="\t")
-        usage = _worker_usage(Path(args.logs) / path.relative_to(root).with_suffix(".log"))
+        usage = step_usage(Path(args.logs) / path.relative_to(root).with_suffix(".log"))
         if usage is not None:  # Snakemake measured only the command that waited
             frame["cpu_time"], frame["max_rss"] = usage
         frame["rule"] = path.relative_to(root).parts[0]
@@ -361,22 +363,6 @@ def cmd_benchmarks(args: argparse.Namespace) -> int:
               f"{part['s'].max():.2f} | {part['cpu_time'].sum():.1f} | "
               f"{pd.to_numeric(part['max_rss'], errors='coerce').max():.0f} |")
     return 0
-
-
-def _worker_usage(log: Path) -> tuple[float, float] | None:
-    """(CPU seconds, peak RSS MB) from the last line of a step's log, when the step ran
-    in a child of the worker (schedsim.experiments.worker.USAGE_LINE)."""
-    from schedsim.experiments.worker import USAGE_PATTERN
-
-    try:
-        last = log.read_text(encoding="utf-8", errors="replace").rstrip("\n").rsplit("\n", 1)[-1]
-    except OSError:
-        return None
-    found = USAGE_PATTERN.match(last)
-    if found is None:
-        return None
-    user, system, rss = map(float, found.groups())
-    return user + system, rss
 
 
 def benchmark_family(group: str) -> tuple[str, str]:

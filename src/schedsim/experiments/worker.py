@@ -16,8 +16,8 @@ A signal to the command (Snakemake cancelling a job) is passed on to the child; 
 command that disappears (killed) gets its child ended. The worker ends with the
 Snakemake process that started it (and on SIGTERM from its ``onsuccess``/``onerror``).
 Each step's CPU time and peak memory, which Snakemake's ``benchmark:`` files cannot see
-in another process tree, end the step's log (:data:`USAGE_LINE`); ``python -m
-schedsim.experiments benchmarks`` reads them from there.
+in another process tree, end the step's log (:mod:`schedsim.experiments.usage`);
+``python -m schedsim.experiments benchmarks`` reads them from there.
 
 No fallback: with ``SCHEDSIM_WORKER`` set and no worker answering on it, the command
 fails with exit code 2 and says so; without the variable it runs in its own process, as
@@ -33,7 +33,6 @@ import importlib
 import json
 import os
 import pkgutil
-import re
 import selectors
 import shutil
 import signal
@@ -49,6 +48,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from schedsim.experiments.usage import USAGE_LINE
+
 AVAILABLE = sys.platform.startswith("linux") and hasattr(os, "pidfd_open")
 """The worker needs Linux (pidfds, PR_SET_PDEATHSIG); elsewhere steps run as before."""
 SOCKET_VARIABLE = "SCHEDSIM_WORKER"
@@ -58,10 +59,6 @@ SOCKET_VARIABLE = "SCHEDSIM_WORKER"
 # package (plugins and ``__main__`` modules excepted: they run or load on demand).
 LIBRARIES = ("numpy", "pandas", "pyarrow", "pyarrow.parquet", "numba", "matplotlib.figure",
              "matplotlib.backends.backend_agg")
-USAGE_LINE = "schedsim worker: {user:.3f} s user, {system:.3f} s system, {rss:.1f} MB peak RSS"
-"""The last line of a step's standard error under the worker (its CPU time and memory)."""
-USAGE_PATTERN = re.compile(r"^schedsim worker: ([\d.]+) s user, ([\d.]+) s system, "
-                           r"([\d.]+) MB peak RSS$")
 _HEADER = struct.Struct("!I")
 _FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
 
