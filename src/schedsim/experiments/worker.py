@@ -33,6 +33,7 @@ import importlib
 import json
 import os
 import pkgutil
+import random
 import selectors
 import shutil
 import signal
@@ -161,7 +162,8 @@ class Worker:
             while not stopping:
                 for key, _ in selector.select(timeout=1.0):
                     if key.data == "accept":
-                        self._start(listener, selector)
+                        with contextlib.suppress(OSError, ValueError):  # a client gone
+                            self._start(listener, selector)
                     elif key.data == "parent":
                         stopping.append(True)
                     elif key.data[0] == "ended":
@@ -177,11 +179,11 @@ class Worker:
 
     def _start(self, listener: socket.socket, selector: selectors.BaseSelector) -> None:
         connection, _ = listener.accept()
-        message, fds, _flags, _address = socket.recv_fds(connection, 1 << 20, 3)
-        size = _HEADER.unpack_from(message)[0]
-        while len(message) < _HEADER.size + size:
-            message += connection.recv(1 << 20)
-        request = json.loads(message[_HEADER.size:])
+        try:
+            request, fds = _request(connection)
+        except (OSError, ValueError, struct.error):
+            connection.close()
+            raise ValueError("an incomplete request") from None
         sys.stdout.flush()
         sys.stderr.flush()
         inherited = [key.fd for key in selector.get_map().values()]
@@ -194,9 +196,9 @@ class Worker:
             os.close(fd)
         step = _Step(connection, os.pidfd_open(pid), pid)
         self.steps[pid] = step
-        connection.sendall(json.dumps({"pid": pid}).encode() + b"\n")
         selector.register(step.pidfd, selectors.EVENT_READ, ("ended", pid))
         selector.register(connection, selectors.EVENT_READ, ("gone", pid))
+        connection.sendall(json.dumps({"pid": pid}).encode() + b"\n")
 
     def _finish(self, pid: int, selector: selectors.BaseSelector) -> None:
         step = self.steps.pop(pid)
@@ -216,6 +218,27 @@ class Worker:
 
     def _abandon(self, pid: int) -> None:
         _pass_on(pid, signal.SIGTERM)
+
+
+def _request(connection: socket.socket) -> tuple[dict[str, Any], list[int]]:
+    """A command's request (argv, cwd, env) and its three standard streams."""
+    message, fds, _flags, _address = socket.recv_fds(connection, 1 << 20, 3)
+    if len(fds) != 3:
+        for fd in fds:
+            os.close(fd)
+        raise ValueError("a request without its three standard streams")
+    try:
+        size = _HEADER.unpack_from(message)[0]
+        while len(message) < _HEADER.size + size:
+            more = connection.recv(1 << 20)
+            if not more:
+                raise ValueError("a request cut short")
+            message += more
+        return json.loads(message[_HEADER.size:]), fds
+    except BaseException:
+        for fd in fds:
+            os.close(fd)
+        raise
 
 
 def _registered(selector: selectors.BaseSelector, step: _Step) -> bool:
@@ -249,6 +272,7 @@ def _child(request: dict, fds: Sequence[int]) -> None:
         os.environ.clear()
         os.environ.update(request["env"])
         os.environ.pop(SOCKET_VARIABLE, None)
+        random.seed()  # as a new interpreter does; the worker's state is shared otherwise
         from schedsim.experiments.cli import main
 
         sys.argv = ["python -m schedsim.experiments", *request["argv"]]
