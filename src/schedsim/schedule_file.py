@@ -119,9 +119,9 @@ def schedule_swf(schedule: Schedule, source: str, policy: str) -> str:
 
     header = "".join(f";{h}\n" for h in (*schedule_header(policy, source, schedule.machine),
                                           *allocation_notes(schedule)))
-    return header + "".join(swf_lines(job_rows(schedule.jobs), np.array(schedule.start),
-                                      np.array(schedule.end),
-                                      np.array(schedule.procs, dtype=np.int64)))
+    lines = b"".join(swf_lines(job_rows(schedule.jobs), np.array(schedule.start),
+                               np.array(schedule.end), np.array(schedule.procs, dtype=np.int64)))
+    return header + lines.decode("ascii")
 
 
 def job_rows(jobs: Sequence[Job]) -> np.ndarray:

@@ -18,7 +18,7 @@ import numpy as np
 
 from schedsim.errors import InputError
 from schedsim.jobs import Job
-from schedsim.workloads.swf import N_FIELDS, CleaningReport, SwfTable, format_number
+from schedsim.workloads.swf import CleaningReport, SwfTable, format_number
 
 _ID, _SUBMIT, _WAIT, _RUN, _ALLOC, _REQ_PROCS, _REQ_TIME = 0, 1, 2, 3, 4, 7, 8
 _USER, _GROUP, _APP, _QUEUE, _PARTITION = 11, 12, 13, 14, 15
@@ -112,26 +112,31 @@ def clean(table: SwfTable, machine_procs: int, estimates: str
 
 
 def swf_lines(rows: np.ndarray, start: np.ndarray, end: np.ndarray, procs: np.ndarray,
-              chunk: int = 8_192) -> Iterator[str]:
-    """The job lines of a schedule, ``chunk`` lines to a string (each ending with a
-    newline), made as they are consumed: each job's line of 18 fields with field 3 the
-    wait, 4 the run time and 5 the processors. Only one chunk's per-field strings are
-    alive at a time."""
+              chunk: int = 8_192) -> Iterator[bytes]:
+    """The job lines of a schedule as ASCII text, ``chunk`` lines to a piece (each ending
+    with a newline), made as they are consumed: each job's line of 18 fields with field 3
+    the wait, 4 the run time and 5 the processors. Only one chunk's text is alive at a
+    time."""
     for first in range(0, rows.shape[0], chunk):
         part = rows[first:first + chunk].copy()
         part[:, _WAIT] = start[first:first + chunk] - part[:, _SUBMIT]
         part[:, _RUN] = end[first:first + chunk] - start[first:first + chunk]
         part[:, _ALLOC] = procs[first:first + chunk]
-        columns = [_formatted(part[:, i]) for i in range(N_FIELDS)]
-        yield "\n".join(map(" ".join, zip(*columns, strict=True))) + "\n"
+        yield formatted_rows(part)
 
 
-def _formatted(column: np.ndarray) -> list[str]:
-    """``swf.format_number`` of every value: integers through int64, the rest one by one."""
-    integral = column == np.floor(column)
-    if integral.all():
-        return list(map(str, column.astype(np.int64).tolist()))
-    out = list(map(str, np.where(integral, column, 0).astype(np.int64).tolist()))
-    for i in np.flatnonzero(~integral).tolist():
-        out[i] = format_number(float(column[i]))
-    return out
+def formatted_rows(values: np.ndarray) -> bytes:
+    """Lines of ``swf.format_number`` of every value (rows x fields, space-separated):
+    integers below 2^63 in compiled code, the other values one by one."""
+    from schedsim.workloads.swf_scan import format_rows
+
+    values = np.ascontiguousarray(values, np.float64)
+    integers = (values == np.floor(values)) & (np.abs(values) < _INT64_LIMIT)
+    given = np.flatnonzero(~integers)
+    texts = [format_number(value) for value in values.ravel()[given].tolist()]
+    ends = np.cumsum([len(text) for text in texts], dtype=np.int64)
+    text = np.frombuffer("".join(texts).encode("ascii"), np.uint8)
+    return format_rows(values, given, text, ends).tobytes()
+
+
+_INT64_LIMIT = 2.0**63

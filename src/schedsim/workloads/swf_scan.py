@@ -1,4 +1,4 @@
-"""SWF text to columns at compiled speed (``read_swf_columns``).
+"""SWF text to columns and back at compiled speed (``scan_columns``, ``format_rows``).
 
 One numba pass over the file's bytes finds the header lines, the job lines and their
 fields, and converts every field written as a plain decimal number (optional sign, at
@@ -197,3 +197,54 @@ def scan_columns(raw: bytes, fields: tuple[int, ...], int_fields: tuple[int, ...
     header_lines = np.flatnonzero(kind == _HEADER)
     header = [raw[first + 1:end].decode("ascii").rstrip() for first, end in span.tolist()]
     return header, (header_lines + 1).tolist(), table, row_line + 1
+
+
+@kernel
+def _write_integer(out, at, value):
+    """The decimal digits of ``value`` (an int64), with a '-' if negative, at ``out[at:]``;
+    returns the offset after them."""
+    if value < 0:
+        out[at] = 45  # '-'
+        at += 1
+        value = -value
+    first = at
+    while True:
+        out[at] = 48 + value % 10
+        at += 1
+        value //= 10
+        if value == 0:
+            break
+    last = at - 1
+    while first < last:
+        out[first], out[last] = out[last], out[first]
+        first += 1
+        last -= 1
+    return at
+
+
+@kernel
+def format_rows(values, given, given_text, given_ends):
+    """The text of ``values`` (rows x fields) as lines of space-separated fields, each line
+    ending with a newline: a value as its integer's digits, except the cells ``given`` (flat
+    indices, increasing), whose text is ``given_text[given_ends[i - 1]:given_ends[i]]``
+    (``swf.format_number``'s for the values that are not integers below 2^63)."""
+    rows, width = values.shape
+    out = np.empty(rows * width * 21 + given_text.shape[0], np.uint8)
+    at = 0
+    next_given = 0
+    for row in range(rows):
+        for field in range(width):
+            if field:
+                out[at] = 32  # ' '
+                at += 1
+            if next_given < given.shape[0] and given[next_given] == row * width + field:
+                begin = given_ends[next_given - 1] if next_given else 0
+                for k in range(begin, given_ends[next_given]):
+                    out[at] = given_text[k]
+                    at += 1
+                next_given += 1
+            else:
+                at = _write_integer(out, at, np.int64(values[row, field]))
+        out[at] = 10  # '\n'
+        at += 1
+    return out[:at]
