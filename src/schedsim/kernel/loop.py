@@ -74,7 +74,7 @@ ENGINE_FIELDS = [
     # the jobs, in arrival order
     ("n", _i8), ("submit", _f8[::1]), ("runtime", _f8[::1]), ("estimate", _f8[::1]),
     ("size", _i8[::1]),  # processors of a rigid job (its request rounded to the unit)
-    ("work", _f8[::1]),  # BPU-seconds of a job with work (NaN: rigid)
+    ("work", _f8[::1]),  # BPU-seconds of a job with work (NaN: rigid; empty: all rigid)
     # the machine
     ("unit", _i8), ("free", _i8[::1]),  # free processors per partition
     ("tracked", _b1), ("owner", _i8[::1]),  # per processor: the job on it, or -1
@@ -190,9 +190,9 @@ def new_engine(submit, runtime, estimate, size, work, partitions, unit):
 @kernel
 def rigid_engine(submit, runtime, estimate, size, capacity):
     """An engine for rigid jobs (arrival order) on one partition of ``capacity``
-    processors of speed 1, sizes already rounded to the unit."""
-    n = submit.shape[0]
-    return new_engine(submit, runtime, estimate, size, np.full(n, np.nan),
+    processors of speed 1, sizes already rounded to the unit (no job has work: ``work``
+    is empty)."""
+    return new_engine(submit, runtime, estimate, size, np.empty(0),
                       np.array([capacity], np.int64), 1)
 
 

@@ -99,8 +99,10 @@ def clean(table: SwfTable, machine_procs: int, estimates: str
     else:
         requested = rows.column(_REQ_TIME)
         raised = kept & (requested < run)
-        estimate = np.where(raised, run, requested)
         report.estimate_raised = int(raised.sum())
+        # every estimate raised (a file without requested times): the run times themselves
+        estimate = run if report.estimate_raised == len(run) else np.where(raised, run,
+                                                                            requested)
     if kept.all():  # no copies of the columns
         return JobColumns(rows, submit, run, wanted, estimate), report
     return JobColumns(rows.take(kept), submit[kept], run[kept], wanted[kept],
