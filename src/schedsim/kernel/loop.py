@@ -98,7 +98,7 @@ ENGINE_FIELDS = [
     # events: the heap, the next arrival, a due wake-up
     ("heap_time", _f8[::1]), ("heap_key", _i8[::1]), ("heap_job", _i8[::1]),
     ("heap_size", _i8), ("counter", _i8), ("next_arrival", _i8), ("wake_due", _b1),
-    ("live_key", _i8[::1]),  # per job, the key of its current completion entry
+    ("live_key", _i8[::1]),  # per job, the key of its current completion entry (drop_stale)
     ("drop_stale", _b1),  # drop re-timed jobs' old completion entries (see _redraw)
     # background load: one row of percents per redraw
     ("loaded", _b1), ("loads", _i1[:, ::1]), ("load_row", _i8), ("redraw_due", _b1),
@@ -153,10 +153,13 @@ def new_engine(submit, runtime, estimate, size, work, partitions, unit):
     eng.n_running = 0
     eng.suspended = np.empty(n, np.int64)
     eng.n_suspended = 0
-    eng.remaining = np.zeros(n)
-    eng.est_left = np.zeros(n)
+    # remaining, est_left, segment_start and live_key are written before they are read (a
+    # job's on its suspension or resumption; live_key only where drop_stale): left empty,
+    # they take no memory in a run that does not use them (numba's zeros are written)
+    eng.remaining = np.empty(n)
+    eng.est_left = np.empty(n)
     eng.ever_suspended = np.zeros(n, np.bool_)
-    eng.segment_start = np.zeros(n)
+    eng.segment_start = np.empty(n)
     eng.seg_job = np.empty(16, np.int64)
     eng.seg_begin = np.empty(16, np.float64)
     eng.seg_end = np.empty(16, np.float64)
@@ -166,7 +169,7 @@ def new_engine(submit, runtime, estimate, size, work, partitions, unit):
     eng.heap_job = np.empty(64, np.int64)
     eng.heap_size = 0
     eng.counter = 0
-    eng.live_key = np.zeros(n, np.int64)
+    eng.live_key = np.empty(n, np.int64)
     eng.drop_stale = False
     eng.next_arrival = 0
     eng.wake_due = False
@@ -398,7 +401,7 @@ def _push(eng, time, priority, job):
     events.make_room(eng, 1)
     eng.counter += 1
     key = events.key_of(priority, eng.counter)
-    if priority == COMPLETION:
+    if priority == COMPLETION and eng.drop_stale:
         eng.live_key[job] = key
     eng.heap_size = events.push(eng.heap_time, eng.heap_key, eng.heap_job, eng.heap_size,
                                 time, key, job)
@@ -546,7 +549,8 @@ def _redraw(eng):
             est_end[job] = end
             counter += 1
             key = events.key_of(COMPLETION, counter)
-            live_key[job] = key
+            if eng.drop_stale:
+                live_key[job] = key
             size = events.push(times, keys, entries, size, end, key, job)
         job = run_next[job]
     eng.heap_size, eng.counter = size, counter
