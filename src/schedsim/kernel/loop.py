@@ -69,7 +69,9 @@ class EngineState(Record):
     """The compiled engine's state (fields in ``ENGINE_FIELDS``)."""
 
 
-_f8, _i8, _i1, _b1 = types.float64, types.int64, types.int8, types.boolean
+_f8, _i8, _i4, _i1, _b1 = types.float64, types.int64, types.int32, types.int8, types.boolean
+# per-job processor counts, partitions and links of the running list are int32 (a job
+# count and a machine size are below 2^31): 16 bytes a job less than int64
 ENGINE_FIELDS = [
     # the jobs, in arrival order
     ("n", _i8), ("submit", _f8[::1]), ("runtime", _f8[::1]), ("estimate", _f8[::1]),
@@ -84,11 +86,11 @@ ENGINE_FIELDS = [
     ("alloc_at", _i8[::1]), ("alloc", _i8[::1]), ("n_alloc", _i8),
     # the clock and the jobs' state
     ("now", _f8), ("state", _i1[::1]), ("start", _f8[::1]), ("end", _f8[::1]),
-    ("est_end", _f8[::1]), ("procs", _i8[::1]), ("partition", _i8[::1]),
+    ("est_end", _f8[::1]), ("procs", _i4[::1]), ("partition", _i4[::1]),
     ("waiting", _i8),
     # running jobs in start order (a doubly linked list over jobs)
-    ("run_first", _i8), ("run_last", _i8), ("run_next", _i8[::1]),
-    ("run_prev", _i8[::1]), ("n_running", _i8),
+    ("run_first", _i8), ("run_last", _i8), ("run_next", _i4[::1]),
+    ("run_prev", _i4[::1]), ("n_running", _i8),
     # suspended jobs in suspension order, and what they keep
     ("suspended", _i8[::1]), ("n_suspended", _i8), ("remaining", _f8[::1]),
     ("est_left", _f8[::1]),
@@ -143,13 +145,13 @@ def new_engine(submit, runtime, estimate, size, work, partitions, unit):
     eng.start = np.full(n, np.nan)
     eng.end = np.full(n, np.nan)
     eng.est_end = np.zeros(n)
-    eng.procs = np.zeros(n, np.int64)
-    eng.partition = np.full(n, -1, np.int64)
+    eng.procs = np.zeros(n, np.int32)
+    eng.partition = np.full(n, -1, np.int32)
     eng.waiting = 0
     eng.run_first = NONE
     eng.run_last = NONE
-    eng.run_next = np.full(n, NONE, np.int64)
-    eng.run_prev = np.full(n, NONE, np.int64)
+    eng.run_next = np.full(n, NONE, np.int32)
+    eng.run_prev = np.full(n, NONE, np.int32)
     eng.n_running = 0
     eng.suspended = np.empty(n, np.int64)
     eng.n_suspended = 0
