@@ -15,7 +15,7 @@ from test_fuzz import workload_files
 
 from schedsim.errors import InputError
 from schedsim.inputs import read_input
-from schedsim.workloads import swf
+from schedsim.workloads import swf, swf_scan
 from schedsim.workloads.swf_scan import NarrowColumns, scan_block
 
 TOKENS = st.one_of(
@@ -229,3 +229,17 @@ def test_lublin_lines_take_15_bytes_each() -> None:
     assert stored == {0: np.int32, 1: np.int32, 3: np.int32, 4: np.int16, 14: np.int8}
     assert sum(fields[i].nbytes for i in stored) == 15 * 70_000
     assert table.line_numbers.dtype == np.int32 and table.line_numbers[0] == 2
+
+
+def test_the_scan_goes_on_where_a_call_runs_out_of_room() -> None:
+    """More header lines and more fields Python converts (exponents) than one call of the
+    scan has room for: the next call goes on from the same line, and the file reads as
+    the line reader reads it."""
+    parts = []
+    for number in range(1, 3_001):
+        parts.append(f"; header {number}")
+        parts.append(f"{number} {number * 3} -1 10 4 -1 -1 4 2e1 -1 1 1e0 -1 -1 1 -1 -1 -1")
+    raw = ("\n".join(parts) + "\n").encode()
+    expected, got = read_both(raw, "rooms.swf")
+    assert isinstance(got, tuple) and len(got[0]) == 3_000 and _same(got, expected)
+    assert swf_scan.scan_columns(raw, (18,), (0,), 2.0**53) is not None  # the scan decided
