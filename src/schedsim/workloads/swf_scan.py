@@ -203,7 +203,7 @@ class NarrowColumns:
     the narrowest type that holds every value it has been given exactly: a value
     repeated on every row (no memory per row; read-only), int8, int16, int32 or float64.
     A column is widened when a block needs it: its rows so far are copied once per
-    widening, at most four times in all."""
+    widening (at most three: int8, int16, int32, float64)."""
 
     def __init__(self, width: int, capacity: int) -> None:
         self.width, self.capacity, self.rows = width, capacity, 0
