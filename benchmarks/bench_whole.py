@@ -6,14 +6,22 @@
    writing), beside a lean single-purpose EASY/FCFS loop run on the same (uncompressed)
    input in the same run, when one is given (``--lean``; skipped with a message
    otherwise).
-2. EASY on ``lublin99`` workloads of 10,000, 100,000 and 1,000,000 jobs (seed 1): wall
-   time, peak RSS, and the growth of time per 10x jobs.
+2. EASY on ``lublin99`` workloads of 10,000, 100,000 and 1,000,000 jobs (seed 1, 128
+   processors from the file's header, requested estimates): wall time, peak RSS, the
+   memory per job above that of a 100-job run (the start-up: Python, numpy, numba and
+   the cached kernels), and the growth of time per 10x jobs; with ``--against REV`` the
+   same for git revision REV (a temporary worktree), run by run interleaved with the
+   working tree's, so that both are measured in one sitting.
+3. With ``--phases``, where the largest of those runs spends its time (a profile of the
+   command in its own process): start-up and imports, reading the bytes, the compiled
+   scan, cleaning, the simulation, the metrics, formatting and writing the schedule.
 
 Every number is the best of ``--repeat`` runs, wall time from outside and the child's
 own peak RSS (``os.wait4``).
 
 Run: ``python benchmarks/bench_whole.py --trace HPC2N-2002-2.1-cln.swf.gz
-[--lean lean_sim.py] [--repeat 3] [--sizes 10000 100000 1000000]``.
+[--lean lean_sim.py] [--repeat 3] [--sizes 10000 100000 1000000] [--against REV]
+[--phases]``.
 """
 
 from __future__ import annotations
@@ -26,15 +34,21 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
+from bench_core import REPO, worktree
+
 POLICIES = ("fcfs", "easy", "conservative")
+START_UP_JOBS = 100  # a run this small costs what starting costs
 
 
-def timed(command: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one run of ``command``."""
+def timed(command: list[str], src: Path | None = None) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of one run of ``command`` (with ``src`` first on the
+    import path when given)."""
+    env = None if src is None else dict(os.environ, PYTHONPATH=str(src))
     began = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - began
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -81,23 +95,87 @@ def trace_part(trace: Path, lean: Path | None, repeat: int, tmp: Path) -> None:
         print(f"| {name} | {wall:.2f} | {rss:.0f} | {ratio} |")
 
 
-def scaling_part(sizes: list[int], repeat: int, tmp: Path) -> None:
+def generate(jobs: int, tmp: Path) -> Path:
+    workload = tmp / f"lublin{jobs}.swf"
+    subprocess.run(schedsim("generate", "lublin99", "--jobs", str(jobs), "--seed", "1",
+                            "--out", str(workload)), check=True, stdout=subprocess.DEVNULL)
+    return workload
+
+
+def scaling_part(sizes: list[int], repeat: int, tmp: Path, trees: dict[str, Path]) -> None:
+    """EASY on lublin99 files of ``sizes`` jobs with the code of each tree (name -> its
+    ``src``), runs of the trees interleaved."""
     print(f"\n## EASY on lublin99 workloads (seed 1), best of {repeat}\n")
-    print("| jobs | wall s | peak RSS MB | time x per 10x jobs |")
-    print("|---:|---:|---:|---:|")
-    previous: tuple[int, float] | None = None
-    for jobs in sizes:
-        workload = tmp / f"lublin{jobs}.swf"
-        subprocess.run(schedsim("generate", "lublin99", "--jobs", str(jobs), "--seed", "1",
-                                "--out", str(workload)), check=True, stdout=subprocess.DEVNULL)
-        wall, rss = best(schedsim("simulate", str(workload), "--policy", "easy", "--out",
-                                  str(tmp / "out.swf")), repeat)
-        growth = "-"
-        if previous is not None and jobs == 10 * previous[0]:
-            growth = f"{wall / previous[1]:.1f}"
-        print(f"| {jobs:,} | {wall:.2f} | {rss:.0f} | {growth} |")
-        previous = (jobs, wall)
+    print("| jobs | code | wall s | peak RSS MB | bytes/job above start-up | "
+          "time x per 10x jobs |")
+    print("|---:|---|---:|---:|---:|---:|")
+    floor: dict[str, float] = {}
+    previous: dict[str, tuple[int, float]] = {}
+    for jobs in [START_UP_JOBS, *sizes]:
+        workload = generate(jobs, tmp)
+        if jobs == START_UP_JOBS:  # a tree's first run may compile its kernels: not timed
+            for src in trees.values():
+                timed(schedsim("simulate", str(workload), "--policy", "easy", "--out",
+                               str(tmp / "out.swf")), src)
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
+        for _ in range(repeat):
+            for name, src in trees.items():
+                runs[name].append(timed(schedsim("simulate", str(workload), "--policy",
+                                                 "easy", "--out", str(tmp / "out.swf")), src))
+        for name, measured in runs.items():
+            wall, rss = min(w for w, _ in measured), max(r for _, r in measured)
+            floor.setdefault(name, rss)
+            per_job = f"{(rss - floor[name]) * 2**20 / jobs:.0f}" if jobs > START_UP_JOBS \
+                else "(start-up)"
+            growth = "-"
+            if name in previous and jobs == 10 * previous[name][0]:
+                growth = f"{wall / previous[name][1]:.1f}"
+            print(f"| {jobs:,} | {name} | {wall:.2f} | {rss:.0f} | {per_job} | {growth} |")
+            previous[name] = (jobs, wall)
         workload.unlink()
+
+
+# The profiled child: the command as ``schedsim`` runs it, under cProfile, and the
+# cumulative seconds of the functions that make up each phase.
+_PHASES = """
+import cProfile, pstats, sys, time
+began = time.perf_counter()
+import schedsim.cli as cli
+imported = time.perf_counter() - began
+profile = cProfile.Profile()
+profile.runcall(cli.main, sys.argv[1:])
+stats = pstats.Stats(profile).stats
+def seconds(module, name):
+    return sum(s[3] for (path, _, function), s in stats.items()
+               if function == name and path.endswith(module))
+print("imports", imported)
+for phase, module, name in [
+        ("reading the bytes", "inputs.py", "read_input"),
+        ("scan (with numba's import and cached kernels)", "swf.py", "read_swf_table"),
+        ("cleaning", "columns.py", "clean"),
+        ("simulation", "backfill.py", "simulate_columns"),
+        ("metrics", "metrics.py", "summarize_columns"),
+        ("formatting and writing the schedule", "atomic.py", "write_all_or_none")]:
+    print(phase, seconds(module, name))
+"""
+
+
+def phases_part(jobs: int, tmp: Path) -> None:
+    """Where one run of EASY on ``jobs`` lublin99 jobs spends its time."""
+    workload = generate(jobs, tmp)
+    command = [sys.executable, "-c", _PHASES, "simulate", str(workload), "--policy", "easy",
+               "--out", str(tmp / "out.swf")]
+    began = time.perf_counter()
+    lines = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    wall = time.perf_counter() - began
+    print(f"\n## Phases of EASY on {jobs:,} lublin99 jobs (one profiled run, wall "
+          f"{wall:.2f} s)\n")
+    print("| phase | s |")
+    print("|---|---:|")
+    for line in lines.splitlines():
+        phase, _, seconds = line.rpartition(" ")
+        print(f"| {phase} | {float(seconds):.2f} |")
+    workload.unlink()
 
 
 def main() -> int:
@@ -107,15 +185,24 @@ def main() -> int:
                         "lean.py INPUT.swf MAXPROCS easy|fcfs OUT")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--against", metavar="REV", default=None,
+                        help="measure the lublin99 runs of git revision REV as well")
+    parser.add_argument("--phases", action="store_true",
+                        help="profile the largest lublin99 run by phase")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as directory:
-        tmp = Path(directory)
+    with ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         if args.trace is not None:
             trace_part(args.trace, args.lean, args.repeat, tmp)
         else:
             print("(no --trace: the HPC2N part is skipped)")
+        trees = {"working tree": REPO / "src"}
+        if args.against is not None:
+            trees[args.against] = stack.enter_context(worktree(args.against)) / "src"
         if args.sizes:
-            scaling_part(args.sizes, args.repeat, tmp)
+            scaling_part(args.sizes, args.repeat, tmp, trees)
+        if args.phases and args.sizes:
+            phases_part(max(args.sizes), tmp)
     return 0
 
 

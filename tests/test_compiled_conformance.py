@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -284,6 +285,31 @@ def test_scojo_slack_equals_the_reference_under_its_other_readings(
     backfilling and under G2 with the conservative fair start (the default: above)."""
     for jobs, machine, load_seed, fixed_params in CASES["scojo-slack"].fixed():
         compare("scojo-slack", {**fixed_params, **params}, jobs, machine, load_seed)
+
+
+@pytest.mark.parametrize("name", ["MAP", "HAP", "IHAP"])
+@pytest.mark.parametrize("machine", [Machine(2, speeds=(1.0, 1.0)),
+                                     Machine(4, speeds=(1.0, 2.0, 1.0, 1.5))])
+def test_loads_that_often_leave_a_rate_as_it_was(name: str, machine: Machine) -> None:
+    """Single-processor jobs under loads of 0 or 10% only: a redraw often leaves a running
+    job's rate unchanged, so the completion entry pushed at its start must stay current
+    when the loop drops the stale entries of the jobs it re-timed (on the cases above
+    nearly every running job is re-timed at every redraw)."""
+    draw = random.Random(1)
+    jobs, submit = [], 0.0
+    for number in range(1, 200):
+        submit += draw.choice([1.0, 5.0, 20.0])
+        work = draw.choice([10.0, 50.0, 200.0])
+        jobs.append(Job(number, submit, work, 1, work, work=work))
+
+    def coarse() -> UniformLoads:
+        return UniformLoads(machine.procs, 5, max_percent=10, step_percent=10)
+
+    assert make_policy(name, {}, machine).simulate_compiled(
+        [copy.copy(job) for job in jobs], coarse()) is not None  # the compiled path runs
+    assert_same(*(simulate([copy.copy(job) for job in jobs], machine,
+                           make_policy(name, {"compiled": compiled}, machine),
+                           load_model=coarse(), check=True) for compiled in (False, True)))
 
 
 def test_a_subclass_or_an_unmodelled_run_goes_through_the_engine() -> None:

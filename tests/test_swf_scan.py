@@ -15,8 +15,8 @@ from test_fuzz import workload_files
 
 from schedsim.errors import InputError
 from schedsim.inputs import read_input
-from schedsim.workloads import swf
-from schedsim.workloads.swf_scan import _number
+from schedsim.workloads import swf, swf_scan
+from schedsim.workloads.swf_scan import NarrowColumns, scan_block
 
 TOKENS = st.one_of(
     st.integers(-1, 10**6).map(str),
@@ -123,11 +123,16 @@ def test_a_decimal_token_is_pythons_float(digits: int, decimals: int, negative: 
     if decimals:
         text = text[:-decimals] + "." + text[-decimals:]
     text = ("-" if negative else "") + text
-    value, exact = _number(np.frombuffer(text.encode(), np.uint8), 0, len(text))
+    block, slow = np.empty((1, 1)), np.empty((4, 4), np.int64)
+    at, line, rows, _, slow_fields = scan_block(
+        np.frombuffer(text.encode(), np.uint8), 0, 0, block, np.empty(1, np.int64),
+        np.empty(1, np.int64), np.empty((1, 3), np.int64), slow)
+    assert rows == 1 and line == 1 and at == len(text) + 1
     if len(text.lstrip("-").replace(".", "")) > 15:
-        assert not exact
+        assert slow_fields == 1 and math.isnan(block[0, 0])
     else:
-        assert exact and value == float(text)
+        value = block[0, 0]
+        assert slow_fields == 0 and value == float(text)
         assert math.copysign(1, value) == math.copysign(1, float(text))
 
 
@@ -169,3 +174,72 @@ def test_a_field_python_reads_but_swf_does_not_is_an_error(tmp_path: Path, token
     path.write_bytes((" ".join(fields) + "\n").encode("utf-8"))
     expected, got = both(path)
     assert got == expected == f"{path}:1: field 4 (run time): {token.strip()!r} is not a number"
+
+
+NARROW_VALUES = st.one_of(
+    st.sampled_from([-1.0, 0.0, -0.0, 1.0, 127.0, 128.0, -129.0, 32767.0, 32768.0,
+                     2.0**31 - 1, 2.0**31, 2.0**53, 0.5, 1e-7]),
+    st.integers(-1, 2**40).map(float),
+    st.floats(-1, 1e12, allow_nan=False),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(blocks=st.lists(st.lists(st.lists(NARROW_VALUES, min_size=3, max_size=3), min_size=1,
+                                max_size=6), max_size=5),
+       repeated=st.booleans())
+def test_narrow_columns_hold_every_value_exactly(blocks: list[list[list[float]]],
+                                                 repeated: bool) -> None:
+    """Columns added block by block, widened as blocks need it, give back every value
+    bit for bit (the sign of zero too), each in the narrowest type that holds them."""
+    if repeated:  # a column with one value on every row, whatever the blocks
+        blocks = [[[7.0, *row[1:]] for row in block] for block in blocks]
+    rows = [row for block in blocks for row in block]
+    columns = NarrowColumns(3, len(rows))
+    for block in blocks:
+        columns.add(np.ascontiguousarray(np.array(block).T), len(block))
+    got = columns.columns()
+    for field, column in enumerate(got):
+        expected = np.array([row[field] for row in rows])
+        assert column.shape == expected.shape
+        assert np.array_equal(column.astype(np.float64), expected)
+        assert np.array_equal(np.signbit(column), np.signbit(expected))
+        if len(rows) > 1 and (expected == expected[0]).all() \
+                and (np.signbit(expected) == np.signbit(expected[0])).all():
+            assert column.strides == (0,)  # one value: no memory per row
+        elif len(rows) > 1:
+            whole = (expected == np.floor(expected)) & ~((expected == 0) & np.signbit(expected))
+            size = max(np.abs(expected).max(), 1) if whole.all() else math.inf
+            width = next((t for t, top in ((np.int8, 127), (np.int16, 32767),
+                                           (np.int32, 2**31 - 1)) if size <= top), np.float64)
+            if expected.min() >= -1:  # the SWF range: -1 and up
+                assert column.dtype == width, (column.dtype, expected)
+
+
+def test_lublin_lines_take_15_bytes_each() -> None:
+    """The columns of lublin99 lines (two blocks): ids, submit and run times int32,
+    processors int16, the queue int8, every other field one repeated value."""
+    line = "{0} {1} -1 {2} {3} -1 -1 -1 -1 -1 1 -1 -1 -1 {4} -1 -1 -1"
+    text = "; MaxNodes: 128\n" + "\n".join(
+        line.format(job, job * 20_000, 100_000 + job, 1 + job % 128, job % 2)
+        for job in range(1, 70_001)) + "\n"
+    table = swf.read_swf_table(text.encode(), "l.swf")
+    fields = table.columns.fields
+    stored = {i: f.dtype for i, f in enumerate(fields) if f.strides != (0,)}
+    assert stored == {0: np.int32, 1: np.int32, 3: np.int32, 4: np.int16, 14: np.int8}
+    assert sum(fields[i].nbytes for i in stored) == 15 * 70_000
+    assert table.line_numbers.dtype == np.int32 and table.line_numbers[0] == 2
+
+
+def test_the_scan_goes_on_where_a_call_runs_out_of_room() -> None:
+    """More header lines and more fields Python converts (exponents) than one call of the
+    scan has room for: the next call goes on from the same line, and the file reads as
+    the line reader reads it."""
+    parts = []
+    for number in range(1, 3_001):
+        parts.append(f"; header {number}")
+        parts.append(f"{number} {number * 3} -1 10 4 -1 -1 4 2e1 -1 1 1e0 -1 -1 1 -1 -1 -1")
+    raw = ("\n".join(parts) + "\n").encode()
+    expected, got = read_both(raw, "rooms.swf")
+    assert isinstance(got, tuple) and len(got[0]) == 3_000 and _same(got, expected)
+    assert swf_scan.scan_columns(raw, (18,), (0,), 2.0**53) is not None  # the scan decided

@@ -63,12 +63,14 @@ def _new_file_mode(existing: Path) -> int:
         return 0o666 & ~umask
 
 
-def stage_text(path: str | Path, text: str | Iterable[str]) -> Path:
+def stage_text(path: str | Path, text: str | Iterable[str | bytes]) -> Path:
     """Write ``text`` (UTF-8; it may come in pieces, consumed one at a time so that a large
-    file is never whole in memory) to a new temporary file beside the file ``path``
-    writes; return it (not renamed: :func:`commit`)."""
+    file is never whole in memory, and a piece may be bytes already encoded) to a new
+    temporary file beside the file ``path`` writes; return it (not renamed:
+    :func:`commit`)."""
     pieces = [text] if isinstance(text, str) else text
-    return stage_pieces(path, (piece.encode("utf-8") for piece in pieces))
+    return stage_pieces(path, (piece if isinstance(piece, bytes) else piece.encode("utf-8")
+                               for piece in pieces))
 
 
 def stage_bytes(path: str | Path, data: bytes) -> Path:
@@ -111,12 +113,12 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
     write_pieces_atomic(path, [data])
 
 
-def write_text_atomic(path: str | Path, text: str | Iterable[str]) -> None:
+def write_text_atomic(path: str | Path, text: str | Iterable[str | bytes]) -> None:
     """Write ``text`` (UTF-8, whole or in pieces) to ``path`` atomically."""
     commit(stage_text(path, text), path)
 
 
-def write_all_or_none(texts: dict[str, str | Iterable[str]]) -> None:
+def write_all_or_none(texts: dict[str, str | Iterable[str | bytes]]) -> None:
     """Write every file atomically, all of them or (on an error, a signal included) none
     of them; a text may come in pieces (:func:`stage_text`)."""
     for path in texts:

@@ -192,7 +192,7 @@ def _simulate(args: argparse.Namespace) -> int:
     notes = allocation_notes(schedule) if schedule is not None else []
     header = "".join(f";{h}\n" for h in (*schedule_header(args.policy, workload.path, machine),
                                           *notes))
-    texts: dict[str, str | Iterable[str]] = {
+    texts: dict[str, str | Iterable[str | bytes]] = {
         args.out: itertools.chain([header], swf_lines(rows, start, end, procs))}
     if args.metrics:
         texts[args.metrics] = _metrics_text(summary, args, machine, workload.report)

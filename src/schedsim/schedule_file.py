@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from schedsim.jobs import Job
     from schedsim.machine import Machine
     from schedsim.schedule import Schedule
+    from schedsim.workloads.swf import SwfColumns
 
 PARTITIONS_KEY = "Partitions"
 RUN_KEY = "Run"
@@ -119,22 +120,24 @@ def schedule_swf(schedule: Schedule, source: str, policy: str) -> str:
 
     header = "".join(f";{h}\n" for h in (*schedule_header(policy, source, schedule.machine),
                                           *allocation_notes(schedule)))
-    return header + "".join(swf_lines(job_rows(schedule.jobs), np.array(schedule.start),
-                                      np.array(schedule.end),
-                                      np.array(schedule.procs, dtype=np.int64)))
+    lines = b"".join(swf_lines(job_rows(schedule.jobs), np.array(schedule.start),
+                               np.array(schedule.end), np.array(schedule.procs, dtype=np.int64)))
+    return header + lines.decode("ascii")
 
 
-def job_rows(jobs: Sequence[Job]) -> np.ndarray:
+def job_rows(jobs: Sequence[Job]) -> SwfColumns:
     """SWF lines (18 fields) for jobs read from a file without them (CWF): field 8 the
     processors, 9 the estimate, 11 status 1, 12-16 user, group, application, queue,
     partition, the others -1 (unknown)."""
+    from schedsim.workloads.swf import SwfColumns
+
     rows = np.full((len(jobs), 18), -1.0)
     rows[:, 10] = 1
     for i, job in enumerate(jobs):
         rows[i, [0, 1, 7, 8, 11, 12, 13, 14, 15]] = (
             job.id, job.submit, job.procs, job.estimate, job.user, job.group, job.app,
             job.queue, job.partition)
-    return rows
+    return SwfColumns.of_rows(rows)
 
 
 @dataclass
@@ -187,21 +190,22 @@ def read_schedule(path: str | Path, procs: int | None = None) -> ScheduleData:
 
     path = Path(path)
     table = read_swf_table(read_input(path), str(path))
-    values = table.values
     log = table.header
-    ran = (values[:, 2] >= 0) & (values[:, 3] >= 0) & (values[:, 4] > 0)
+    ids, submit, wait, run, allocated = (table.columns.column(i) for i in range(5))
+    ran = (wait >= 0) & (run >= 0) & (allocated > 0)
     if not ran.any():
         raise InputError(f"{path}: no job line has a wait, a run time and processors "
                          "(fields 3, 4, 5): not a schedule written by `schedsim simulate`")
     machine = procs or log.max_procs()
     if machine is None:
         raise InputError(f"{path}: no MaxProcs header; give the machine size with --procs")
-    kept = values[ran]
+    ids, submit, wait, run, allocated = (column[ran] for column in
+                                         (ids, submit, wait, run, allocated))
     partitions = _partitions(log.header_value(PARTITIONS_KEY), machine, path)
-    data = ScheduleData(str(path), kept[:, 0].astype(np.int64), kept[:, 1].copy(),
-                        kept[:, 1] + kept[:, 2], kept[:, 1] + kept[:, 2] + kept[:, 3],
-                        kept[:, 4].astype(np.int64), np.zeros(len(kept), np.int64),
-                        machine, partitions, {}, table.header.lines)
+    data = ScheduleData(str(path), ids.astype(np.int64), submit, submit + wait,
+                        submit + wait + run, allocated.astype(np.int64),
+                        np.zeros(len(ids), np.int64), machine, partitions, {},
+                        table.header.lines)
     _read_runs(data, table.header.lines, table.header.numbers)
     too_large = data.procs > max(partitions)
     if too_large.any():

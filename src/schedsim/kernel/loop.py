@@ -69,12 +69,14 @@ class EngineState(Record):
     """The compiled engine's state (fields in ``ENGINE_FIELDS``)."""
 
 
-_f8, _i8, _i1, _b1 = types.float64, types.int64, types.int8, types.boolean
+_f8, _i8, _i4, _i1, _b1 = types.float64, types.int64, types.int32, types.int8, types.boolean
+# per-job processor counts, partitions and links of the running list are int32 (a job
+# count and a machine size are below 2^31): 16 bytes a job less than int64
 ENGINE_FIELDS = [
     # the jobs, in arrival order
     ("n", _i8), ("submit", _f8[::1]), ("runtime", _f8[::1]), ("estimate", _f8[::1]),
     ("size", _i8[::1]),  # processors of a rigid job (its request rounded to the unit)
-    ("work", _f8[::1]),  # BPU-seconds of a job with work (NaN: rigid)
+    ("work", _f8[::1]),  # BPU-seconds of a job with work (NaN: rigid; empty: all rigid)
     # the machine
     ("unit", _i8), ("free", _i8[::1]),  # free processors per partition
     ("tracked", _b1), ("owner", _i8[::1]),  # per processor: the job on it, or -1
@@ -84,11 +86,11 @@ ENGINE_FIELDS = [
     ("alloc_at", _i8[::1]), ("alloc", _i8[::1]), ("n_alloc", _i8),
     # the clock and the jobs' state
     ("now", _f8), ("state", _i1[::1]), ("start", _f8[::1]), ("end", _f8[::1]),
-    ("est_end", _f8[::1]), ("procs", _i8[::1]), ("partition", _i8[::1]),
+    ("est_end", _f8[::1]), ("procs", _i4[::1]), ("partition", _i4[::1]),
     ("waiting", _i8),
     # running jobs in start order (a doubly linked list over jobs)
-    ("run_first", _i8), ("run_last", _i8), ("run_next", _i8[::1]),
-    ("run_prev", _i8[::1]), ("n_running", _i8),
+    ("run_first", _i8), ("run_last", _i8), ("run_next", _i4[::1]),
+    ("run_prev", _i4[::1]), ("n_running", _i8),
     # suspended jobs in suspension order, and what they keep
     ("suspended", _i8[::1]), ("n_suspended", _i8), ("remaining", _f8[::1]),
     ("est_left", _f8[::1]),
@@ -98,7 +100,7 @@ ENGINE_FIELDS = [
     # events: the heap, the next arrival, a due wake-up
     ("heap_time", _f8[::1]), ("heap_key", _i8[::1]), ("heap_job", _i8[::1]),
     ("heap_size", _i8), ("counter", _i8), ("next_arrival", _i8), ("wake_due", _b1),
-    ("live_key", _i8[::1]),  # per job, the key of its current completion entry
+    ("live_key", _i8[::1]),  # per job, the key of its current completion entry (drop_stale)
     ("drop_stale", _b1),  # drop re-timed jobs' old completion entries (see _redraw)
     # background load: one row of percents per redraw
     ("loaded", _b1), ("loads", _i1[:, ::1]), ("load_row", _i8), ("redraw_due", _b1),
@@ -143,20 +145,23 @@ def new_engine(submit, runtime, estimate, size, work, partitions, unit):
     eng.start = np.full(n, np.nan)
     eng.end = np.full(n, np.nan)
     eng.est_end = np.zeros(n)
-    eng.procs = np.zeros(n, np.int64)
-    eng.partition = np.full(n, -1, np.int64)
+    eng.procs = np.zeros(n, np.int32)
+    eng.partition = np.full(n, -1, np.int32)
     eng.waiting = 0
     eng.run_first = NONE
     eng.run_last = NONE
-    eng.run_next = np.full(n, NONE, np.int64)
-    eng.run_prev = np.full(n, NONE, np.int64)
+    eng.run_next = np.full(n, NONE, np.int32)
+    eng.run_prev = np.full(n, NONE, np.int32)
     eng.n_running = 0
     eng.suspended = np.empty(n, np.int64)
     eng.n_suspended = 0
-    eng.remaining = np.zeros(n)
-    eng.est_left = np.zeros(n)
+    # remaining, est_left, segment_start and live_key are written before they are read (a
+    # job's on its suspension or resumption; live_key only where drop_stale): left empty,
+    # they take no memory in a run that does not use them (numba's zeros are written)
+    eng.remaining = np.empty(n)
+    eng.est_left = np.empty(n)
     eng.ever_suspended = np.zeros(n, np.bool_)
-    eng.segment_start = np.zeros(n)
+    eng.segment_start = np.empty(n)
     eng.seg_job = np.empty(16, np.int64)
     eng.seg_begin = np.empty(16, np.float64)
     eng.seg_end = np.empty(16, np.float64)
@@ -166,7 +171,7 @@ def new_engine(submit, runtime, estimate, size, work, partitions, unit):
     eng.heap_job = np.empty(64, np.int64)
     eng.heap_size = 0
     eng.counter = 0
-    eng.live_key = np.zeros(n, np.int64)
+    eng.live_key = np.empty(n, np.int64)
     eng.drop_stale = False
     eng.next_arrival = 0
     eng.wake_due = False
@@ -190,9 +195,9 @@ def new_engine(submit, runtime, estimate, size, work, partitions, unit):
 @kernel
 def rigid_engine(submit, runtime, estimate, size, capacity):
     """An engine for rigid jobs (arrival order) on one partition of ``capacity``
-    processors of speed 1, sizes already rounded to the unit."""
-    n = submit.shape[0]
-    return new_engine(submit, runtime, estimate, size, np.full(n, np.nan),
+    processors of speed 1, sizes already rounded to the unit (no job has work: ``work``
+    is empty)."""
+    return new_engine(submit, runtime, estimate, size, np.empty(0),
                       np.array([capacity], np.int64), 1)
 
 
@@ -398,7 +403,7 @@ def _push(eng, time, priority, job):
     events.make_room(eng, 1)
     eng.counter += 1
     key = events.key_of(priority, eng.counter)
-    if priority == COMPLETION:
+    if priority == COMPLETION and eng.drop_stale:
         eng.live_key[job] = key
     eng.heap_size = events.push(eng.heap_time, eng.heap_key, eng.heap_job, eng.heap_size,
                                 time, key, job)
@@ -546,7 +551,8 @@ def _redraw(eng):
             est_end[job] = end
             counter += 1
             key = events.key_of(COMPLETION, counter)
-            live_key[job] = key
+            if eng.drop_stale:
+                live_key[job] = key
             size = events.push(times, keys, entries, size, end, key, job)
         job = run_next[job]
     eng.heap_size, eng.counter = size, counter

@@ -22,28 +22,35 @@ from schedsim.schedule import Schedule, SimulationError
 @dataclass
 class Columns:
     """The jobs of a run in arrival order (submit time, then workload order): ``order[i]``
-    is the position in the workload of the i-th job to arrive."""
+    is the position in the workload of the i-th job to arrive; ``in_order`` says that
+    this is the workload's order (the usual case: the columns are then the given arrays,
+    not copies)."""
 
     order: np.ndarray
     submit: np.ndarray
     runtime: np.ndarray
     estimate: np.ndarray
     size: np.ndarray  # processors of a rigid job: its request rounded up to the unit
-    work: np.ndarray  # NaN for a rigid job
+    work: np.ndarray  # NaN for a rigid job; empty when every job is rigid
+    in_order: bool = False
 
 
 def columns(submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray,
             procs: np.ndarray, unit: int, work: np.ndarray | None = None) -> Columns:
     """Columns in workload order -> :class:`Columns` in arrival order."""
-    order = np.lexsort((np.arange(submit.shape[0]), submit))
-    size = -(-procs // unit) * unit
-    if work is None:
-        work = np.full(submit.shape[0], np.nan)
-    return Columns(order, np.ascontiguousarray(submit[order], np.float64),
-                   np.ascontiguousarray(runtime[order], np.float64),
-                   np.ascontiguousarray(estimate[order], np.float64),
-                   np.ascontiguousarray(size[order], np.int64),
-                   np.ascontiguousarray(work[order], np.float64))
+    n = submit.shape[0]
+    in_order = bool((submit[1:] >= submit[:-1]).all())
+    order = np.arange(n) if in_order else np.lexsort((np.arange(n), submit))
+    size = procs if unit == 1 else -(-procs // unit) * unit
+    work = np.empty(0) if work is None else work
+
+    def arrival(values: np.ndarray, dtype: type) -> np.ndarray:
+        return np.ascontiguousarray(values if in_order or values.shape[0] == 0
+                                    else values[order], dtype)
+
+    return Columns(order, arrival(submit, np.float64), arrival(runtime, np.float64),
+                   arrival(estimate, np.float64), arrival(size, np.int64),
+                   arrival(work, np.float64), in_order)
 
 
 def job_columns(jobs: Sequence[Job], unit: int) -> Columns:
@@ -91,7 +98,8 @@ class Outcome:
         return cls(*result)
 
 
-def check(outcome: Outcome, ids: Sequence[object], time: float | None = None) -> None:
+def check(outcome: Outcome, ids: Sequence[object] | np.ndarray, time: float | None = None
+          ) -> None:
     """Raise ``SimulationError`` for a refused decision or a job that never started
     (``ids``: job ids in arrival order)."""
     if outcome.error > 0:
@@ -152,7 +160,10 @@ class ProcessorLists(Mapping[int, tuple[int, ...]]):
 
 
 def in_workload_order(values: np.ndarray, cols: Columns) -> np.ndarray:
-    """Per-job values of a run (arrival order) in workload order."""
+    """Per-job values of a run (arrival order) in workload order (``values`` itself when
+    the two orders are one)."""
+    if cols.in_order:
+        return values
     out = np.empty_like(values)
     out[cols.order] = values
     return out

@@ -97,16 +97,15 @@ class FCFS(QueuePolicy[CompiledSettings]):
         processors of each; None where the compiled run does not model it."""
         machine = self.machine
         if (type(self) not in _COMPILED or self.queue or not self.settings.compiled
-                or len(machine.partitions) > 1 or machine.speeds):
-            return None
-        size = -(-procs // machine.unit) * machine.unit
-        if size.size == 0 or size.min() <= 0 or size.max() > machine.partitions[0]:
+                or len(machine.partitions) > 1 or machine.speeds or submit.size == 0):
             return None
         cols = columns(submit, runtime, estimate, procs, machine.unit)
+        if cols.size.min() <= 0 or cols.size.max() > machine.partitions[0]:
+            return None
         outcome = self._run(cols)
-        check(outcome, cols.order.tolist())
+        check(outcome, cols.order)
         return (in_workload_order(outcome.start, cols), in_workload_order(outcome.end, cols),
-                size)
+                in_workload_order(cols.size, cols))
 
     def _run(self, cols: Columns) -> Outcome:
         from schedsim.policies.compiled import backfill

@@ -366,9 +366,8 @@ def moldable_jobs(table: SwfTable) -> list[Job]:
         if line.strip().startswith(DOWNEY):
             job, model = _downey_line_model(line.strip()[len(DOWNEY):], f"{table.path}:{number}")
             models[job] = model
-    values = table.values
     return [_read_job(f"{table.path}:{number}", row, models) for row, number in zip(
-        values.tolist(), table.line_numbers.tolist(), strict=True)]
+        table.columns.rows().tolist(), table.line_numbers.tolist(), strict=True)]
 
 
 def _downey_line_model(text: str, where: str) -> tuple[int, DowneySpeedup]:

@@ -18,7 +18,7 @@ import numpy as np
 
 from schedsim.errors import InputError
 from schedsim.jobs import Job
-from schedsim.workloads.swf import N_FIELDS, CleaningReport, SwfTable, format_number
+from schedsim.workloads.swf import CleaningReport, SwfColumns, SwfTable, format_number
 
 _ID, _SUBMIT, _WAIT, _RUN, _ALLOC, _REQ_PROCS, _REQ_TIME = 0, 1, 2, 3, 4, 7, 8
 _USER, _GROUP, _APP, _QUEUE, _PARTITION = 11, 12, 13, 14, 15
@@ -29,36 +29,31 @@ ESTIMATES = ("requested", "exact")
 class JobColumns:
     """The kept jobs of an SWF file as columns (file order), with the lines they came from."""
 
-    rows: np.ndarray  # the kept job lines' 18 fields
+    rows: SwfColumns  # the kept job lines' 18 fields
+    submit: np.ndarray
+    runtime: np.ndarray
     procs: np.ndarray  # processors requested (field 8, else field 5)
     estimate: np.ndarray
 
-    @property
-    def submit(self) -> np.ndarray:
-        return self.rows[:, _SUBMIT]
-
-    @property
-    def runtime(self) -> np.ndarray:
-        return self.rows[:, _RUN]
-
     def jobs(self) -> list[Job]:
         """One ``Job`` per row, with Python ints and floats."""
-        rows = self.rows
-        ints = [rows[:, i].astype(np.int64).tolist()
+        ints = [np.asarray(self.rows.fields[i], np.int64).tolist()
                 for i in (_ID, _USER, _GROUP, _APP, _QUEUE, _PARTITION)]
         ids, users, groups, apps, queues, partitions = ints
         return [Job(id=i, submit=s, runtime=r, procs=p, estimate=e, user=u, group=g, app=a,
                     queue=q, partition=pa)
                 for i, s, r, p, e, u, g, a, q, pa in zip(
-                    ids, rows[:, _SUBMIT].tolist(), rows[:, _RUN].tolist(),
-                    self.procs.tolist(), self.estimate.tolist(), users, groups, apps, queues,
-                    partitions, strict=True)]
+                    ids, self.submit.tolist(), self.runtime.tolist(), self.procs.tolist(),
+                    self.estimate.tolist(), users, groups, apps, queues, partitions,
+                    strict=True)]
 
 
 def check_unique_ids(table: SwfTable) -> None:
     """Job ids must be unique (a schedule is written back by id): the first repeated id
     is an error naming both lines."""
-    ids = table.values[:, _ID]
+    ids = table.columns.fields[_ID]
+    if ids.shape[0] < 2 or (ids[1:] > ids[:-1]).all():  # increasing: the usual case
+        return
     unique, first = np.unique(ids, return_index=True)
     if unique.shape[0] == ids.shape[0]:
         return
@@ -84,54 +79,62 @@ def clean(table: SwfTable, machine_procs: int, estimates: str
     """
     if estimates not in ESTIMATES:
         raise InputError(f"estimates={estimates!r}; allowed: {', '.join(ESTIMATES)}")
-    values = table.values
-    run = values[:, _RUN]
-    wanted = np.where(values[:, _REQ_PROCS] > 0, values[:, _REQ_PROCS],
-                      values[:, _ALLOC]).astype(np.int64)
+    rows = table.columns
+    run, submit = rows.column(_RUN), rows.column(_SUBMIT)
+    requested_procs = rows.fields[_REQ_PROCS]
+    wanted = np.where(requested_procs > 0, requested_procs, rows.fields[_ALLOC]).astype(np.int64)
     no_run = run <= 0
     no_procs = ~no_run & (wanted <= 0)
     too_wide = ~no_run & ~no_procs & (wanted > machine_procs)
-    no_submit = ~no_run & ~no_procs & ~too_wide & (values[:, _SUBMIT] < 0)
+    no_submit = ~no_run & ~no_procs & ~too_wide & (submit < 0)
     kept = ~(no_run | no_procs | too_wide | no_submit)
-    report = CleaningReport(records=values.shape[0], kept=int(kept.sum()),
+    report = CleaningReport(records=len(rows), kept=int(kept.sum()),
                             dropped_runtime=int(no_run.sum()),
                             dropped_procs_nonpositive=int(no_procs.sum()),
                             dropped_procs_too_large=int(too_wide.sum()),
                             dropped_submit_unknown=int(no_submit.sum()))
     if estimates == "exact":
-        estimate = run.copy()
+        estimate = run
         report.estimate_exact = report.kept
     else:
-        requested = values[:, _REQ_TIME]
+        requested = rows.column(_REQ_TIME)
         raised = kept & (requested < run)
-        estimate = np.where(raised, run, requested)
         report.estimate_raised = int(raised.sum())
+        # every estimate raised (a file without requested times): the run times themselves
+        estimate = run if report.estimate_raised == len(run) else np.where(raised, run,
+                                                                            requested)
     if kept.all():  # no copies of the columns
-        return JobColumns(values, wanted, estimate), report
-    return JobColumns(values[kept], wanted[kept], estimate[kept]), report
+        return JobColumns(rows, submit, run, wanted, estimate), report
+    return JobColumns(rows.take(kept), submit[kept], run[kept], wanted[kept],
+                      estimate[kept]), report
 
 
-def swf_lines(rows: np.ndarray, start: np.ndarray, end: np.ndarray, procs: np.ndarray,
-              chunk: int = 8_192) -> Iterator[str]:
-    """The job lines of a schedule, ``chunk`` lines to a string (each ending with a
-    newline), made as they are consumed: each job's line of 18 fields with field 3 the
-    wait, 4 the run time and 5 the processors. Only one chunk's per-field strings are
-    alive at a time."""
-    for first in range(0, rows.shape[0], chunk):
-        part = rows[first:first + chunk].copy()
+def swf_lines(rows: SwfColumns, start: np.ndarray, end: np.ndarray, procs: np.ndarray,
+              chunk: int = 8_192) -> Iterator[bytes]:
+    """The job lines of a schedule as ASCII text, ``chunk`` lines to a piece (each ending
+    with a newline), made as they are consumed: each job's line of 18 fields with field 3
+    the wait, 4 the run time and 5 the processors. Only one chunk's text is alive at a
+    time."""
+    for first in range(0, len(rows), chunk):
+        part = rows.rows(first, first + chunk)
         part[:, _WAIT] = start[first:first + chunk] - part[:, _SUBMIT]
         part[:, _RUN] = end[first:first + chunk] - start[first:first + chunk]
         part[:, _ALLOC] = procs[first:first + chunk]
-        columns = [_formatted(part[:, i]) for i in range(N_FIELDS)]
-        yield "\n".join(map(" ".join, zip(*columns, strict=True))) + "\n"
+        yield formatted_rows(part)
 
 
-def _formatted(column: np.ndarray) -> list[str]:
-    """``swf.format_number`` of every value: integers through int64, the rest one by one."""
-    integral = column == np.floor(column)
-    if integral.all():
-        return list(map(str, column.astype(np.int64).tolist()))
-    out = list(map(str, np.where(integral, column, 0).astype(np.int64).tolist()))
-    for i in np.flatnonzero(~integral).tolist():
-        out[i] = format_number(float(column[i]))
-    return out
+def formatted_rows(values: np.ndarray) -> bytes:
+    """Lines of ``swf.format_number`` of every value (rows x fields, space-separated):
+    integers below 2^63 in compiled code, the other values one by one."""
+    from schedsim.workloads.swf_scan import format_rows
+
+    values = np.ascontiguousarray(values, np.float64)
+    integers = (values == np.floor(values)) & (np.abs(values) < _INT64_LIMIT)
+    given = np.flatnonzero(~integers)
+    texts = [format_number(value) for value in values.ravel()[given].tolist()]
+    ends = np.cumsum([len(text) for text in texts], dtype=np.int64)
+    text = np.frombuffer("".join(texts).encode("ascii"), np.uint8)
+    return format_rows(values, given, text, ends).tobytes()
+
+
+_INT64_LIMIT = 2.0**63

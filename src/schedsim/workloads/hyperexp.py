@@ -265,8 +265,8 @@ def hyperexp_jobs(table: SwfTable) -> list[Job]:
     """The jobs of a hyperexp file's table (``swf.read_swf_table``): ``procs = Pmax`` =
     field 8, run time on Pmax processors of 1 BPU = field 4, ``work = field 4 x field 8``
     BPU-seconds (docs/formats-cirne.md)."""
-    values = table.values
-    pmax, runtime = values[:, _PMAX], values[:, _RUNTIME]
+    columns = table.columns
+    pmax, runtime = columns.column(_PMAX), columns.column(_RUNTIME)
     bad = np.flatnonzero((pmax < 1) | (runtime < 0))
     if bad.size:
         row = int(bad[0])
@@ -274,7 +274,7 @@ def hyperexp_jobs(table: SwfTable) -> list[Job]:
                          f"field 8 (Pmax) >= 1 and field 4 (run time) >= 0, got "
                          f"{format_number(pmax[row])} and {format_number(runtime[row])}")
     return [_job(i, s, r, p) for i, s, r, p in zip(
-        values[:, _ID].astype(np.int64).tolist(), values[:, _SUBMIT].tolist(),
+        np.asarray(columns.fields[_ID], np.int64).tolist(), columns.column(_SUBMIT).tolist(),
         runtime.tolist(), pmax.astype(np.int64).tolist(), strict=True)]
 
 

@@ -16,8 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from schedsim.errors import InputError
 from schedsim.gcpause import gc_paused
 from schedsim.inputs import read_input
@@ -27,6 +25,7 @@ from schedsim.workloads.columns import ESTIMATES, JobColumns, check_unique_ids, 
 from schedsim.workloads.swf import (
     CleaningReport,
     Header,
+    SwfColumns,
     SwfLog,
     SwfTable,
     read_swf_table,
@@ -41,15 +40,15 @@ class Workload:
     """The jobs (and elastic commands) of a file, with the machine they run on.
 
     ``rows`` are the 18 SWF fields of each job's line in job order (None for CWF), for
-    writing a schedule back; ``columns`` the jobs of a plain SWF file as arrays (the
-    compiled column runs); ``jobs`` is made from them on first use.
+    writing a schedule back (``swf.SwfColumns``); ``columns`` the jobs of a plain SWF file
+    as arrays (the compiled column runs); ``jobs`` is made from them on first use.
     """
 
     path: str
     machine: Machine
     header: Header
     changes: list[RuntimeChange] = field(default_factory=list)
-    rows: np.ndarray | None = None
+    rows: SwfColumns | None = None
     report: CleaningReport | None = None
     columns: JobColumns | None = None
     given_jobs: list[Job] | None = None
@@ -92,13 +91,13 @@ def load_workload(path: str | Path, procs: int | None = None,
 
 def _load_swf(table: SwfTable, procs: int | None, estimates: str) -> Workload:
     path = table.path
-    if table.values.shape[0] == 0:
+    if len(table.columns) == 0:
         raise InputError(f"{path}: no jobs: the file has no job line")
     check_unique_ids(table)
     machine = Machine(machine_size(table.header, procs))
     interpret = _interpretation(table.header)
     if interpret is not None:
-        return Workload(path, machine, table.header, rows=table.values,
+        return Workload(path, machine, table.header, rows=table.columns,
                         given_jobs=interpret(table))
     columns, report = clean(table, machine.procs, estimates)
     if report.kept == 0:
