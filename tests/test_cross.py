@@ -120,6 +120,18 @@ def test_the_summary_page_leads_with_the_cross_paper_figure(tmp_path: Path) -> N
     assert page.count("alt='CROSS-LOGS'") == 1
 
 
+def test_a_summary_page_without_any_claim_shows_the_cross_paper_figure(tmp_path: Path) -> None:
+    """Only the cross section enabled: claims.csv has its header and no row."""
+    claims = pd.DataFrame(columns=["target", "claim_id", "statement", "paper_value",
+                                   "our_value", "verdict", "rule", "note"])
+    from PIL import Image
+
+    figure = tmp_path / "CROSS-LOGS.png"
+    Image.new("RGB", (20, 10), (10, 10, 200)).save(figure)
+    page = summary_html(claims, {"CROSS-LOGS": figure}, lead=["CROSS-LOGS"])
+    assert page.count("alt='CROSS-LOGS'") == 1 and "no judged claim" in page
+
+
 def test_the_config_runs_every_rigid_job_policy_on_the_five_logs() -> None:
     for path in ("config/config.yaml", ".test/config/config.yaml"):
         config = yaml.safe_load((ROOT / path).read_text())

@@ -99,7 +99,7 @@ def family_share(claims_table: Any, family: str, table: Any) -> Share:
     of its sensitivity table (``claims.explained_share``)."""
     from schedsim.claims import explained_share
 
-    mine = claims_table[[family_of(t) == family for t in claims_table["target"]]]
+    mine = claims_table[claims_table["target"].map(family_of) == family]
     return explained_share(mine, [] if table is None or table.empty else [table])
 
 
@@ -111,7 +111,7 @@ def _overview(claims_table: Any, families: Iterable[str], shares: Mapping[str, S
              "reproduced or explained (of the judged)"]
     rows = []
     for family in families:
-        mine = claims_table[[family_of(t) == family for t in claims_table["target"]]]
+        mine = claims_table[claims_table["target"].map(family_of) == family]
         counts = mine["verdict"].value_counts()
         share = shares[family]
         ratio = (f"{share.count} of {share.judged} ({share.count / share.judged:.0%})"
