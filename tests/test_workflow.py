@@ -319,6 +319,8 @@ def test_an_edit_reruns_only_the_simulations_that_run_it(workdir: Path, module: 
     Scojo-PECT reruns SLACK simulations only, of the IHAP decisions IHAP only, of the goal
     search GOAL's and the cross-log targets' runs of the GOAL policies only, of LOS's
     measure LOS only."""
+    if "CROSS" in families and not HPC2N.is_file():
+        pytest.skip("the goal-oriented runs read the HPC2N log, which is not on this machine")
     text = dry_run_after_edit(workdir, module, lambda t: t + "\n_CHANGED = 1\n")
     runs = [line for line in text.splitlines() if "output: results/runs" in line]
     assert runs and all(any(f"/{family}-" in line for family in families)
