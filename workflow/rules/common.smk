@@ -386,6 +386,8 @@ def prepare_local_run():
 
 
 def stop_step_worker():
+    from schedsim.experiments import worker
+
     while STEP_WORKER:
         STEP_WORKER.pop().stop()
-    os.environ.pop("SCHEDSIM_WORKER", None)
+    os.environ.pop(worker.SOCKET_VARIABLE, None)
