@@ -87,7 +87,8 @@ def test_rows_are_written_the_same_with_and_without_pandas_loaded(tmp_path: Path
 
 
 def test_benchmark_files_are_summed_by_family_and_reading(tmp_path: Path) -> None:
-    from schedsim.experiments.cli import benchmark_family, main
+    from schedsim.experiments.cli import main
+    from schedsim.experiments.commands.benchmarks import benchmark_family
 
     assert benchmark_family("simulate/HRF-F7@literal-budget") == ("hrf", "literal-budget")
     assert benchmark_family("aggregate/LOS-CS20") == ("los", "default")

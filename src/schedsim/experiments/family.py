@@ -1,12 +1,14 @@
 """Paper families as plug-ins: the base class, and the registry that finds them by name.
 
-A family is one module that defines a :class:`Family` subclass and assigns an
+A family is a module that defines a :class:`Family` subclass and assigns an
 instance to ``FAMILY``: its workload variants (the values of its variant axes and
 how they become workload-model parameters and table labels), its machine
-description, and, registered from the same module, its claims
-(:func:`schedsim.claims.claim`), its derived tables and worked examples
-(:func:`schedsim.experiments.kinds.derived_function`, ``example_function``) and
-any figure the generic ones cannot draw (:func:`schedsim.plots.register_figure`).
+description and, registered from the same module, its derived tables and worked
+examples (:func:`schedsim.experiments.kinds.derived_function`, ``example_function``).
+Its claims (:func:`schedsim.claims.claim`) and any figure the generic ones cannot draw
+(:func:`schedsim.plots.register_figure`) are registered by the modules it names
+(``claims_module``, ``figures_module``), or by the same module: each stage imports only
+the parts it runs (:func:`family_modules`).
 
 A config section ``<name>`` finds its module as ``schedsim.experiments.families.<name>``,
 or as the module named by the section's ``module`` key (a family kept outside the
@@ -55,6 +57,12 @@ class Family:
         measure: the module that runs and measures the family's simulations
             (``schedsim.experiments.measure``: its ``MEASURE``), kept apart from the
             claims and figures so that editing those reruns no simulation.
+        claims_module: the module that registers the family's claims, kept apart from
+            its tables and figures so that editing a claim reruns only the claims ("":
+            the family's own module registers them).
+        figures_module: the module that registers the family's figures, labels and
+            paper values, kept apart so that editing a figure reruns only the figures
+            ("": the family's own module registers them).
         axes: the variant axes a target's ``variants`` may name, each with the JSON
             schema of one value (a target may give one value or a list; None: not
             checked).
@@ -74,6 +82,8 @@ class Family:
     param_columns: tuple[str, ...] = ()
     workload_info = False
     measure = "schedsim.experiments.measure"
+    claims_module = ""
+    figures_module = ""
     axes: Mapping[str, Mapping[str, Any]] | None = None
     options: Mapping[str, Any] | None = None
     policy_families: tuple[str, ...] | None = None
@@ -137,6 +147,27 @@ def get_family(name: str, module: str | None = None) -> Family:
                              f"not {name!r}")
         register_family(found)
     return _FAMILIES[name]
+
+
+CLAIMS = "claims"
+FIGURES = "figures"
+
+
+def family_modules(family: Family, part: str = "") -> tuple[str, ...]:
+    """The modules a stage imports for ``family``: its own module and, for ``part``
+    (:data:`CLAIMS` or :data:`FIGURES`), the module that registers that part when the
+    family keeps it apart."""
+    own = type(family).__module__
+    if not part:
+        return (own,)
+    apart = {CLAIMS: family.claims_module, FIGURES: family.figures_module}[part]
+    return (own, apart) if apart else (own,)
+
+
+def load_part(family: Family, part: str) -> None:
+    """Register ``family``'s claims or figures (:func:`family_modules`)."""
+    for module in family_modules(family, part)[1:]:
+        importlib.import_module(module)
 
 
 def find_family(name: str) -> Family | None:
