@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 
 from schedsim import claims
-from schedsim.experiments.family import enabled_families, get_family
+from schedsim.experiments.family import CLAIMS, enabled_families, get_family, load_part
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "config" / "config.yaml"
@@ -105,7 +105,7 @@ def readings_of(section: Mapping[str, Any], target: str) -> list[str]:
 def family_table(config: Mapping[str, Any], family: str, heading: str,
                  labels: Mapping[str, str]) -> list[str]:
     section = config[family]
-    get_family(family, section.get("module"))  # registers the family's claims
+    load_part(get_family(family, section.get("module")), CLAIMS)  # registers its claims
     judged: dict[str, list[str]] = {}
     for entry in claims.registered(family):
         judged.setdefault(entry.target, []).append(entry.claim_id)

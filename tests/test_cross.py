@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedsim.experiments.families import cross
+from schedsim.experiments.families import cross, cross_figures  # noqa: F401  (its figures)
 from schedsim.experiments.spec import FigureSpec, TargetSpec
 from schedsim.plots import target_figure
 from schedsim.summary import summary_html

@@ -18,7 +18,7 @@ import yaml
 
 from schedsim import claims
 from schedsim.claims import CONTRADICTED, INCONCLUSIVE, INFORMATIONAL, NOT_CHECKABLE, REPRODUCED
-from schedsim.experiments.families import los
+from schedsim.experiments.families import los, los_claims
 from schedsim.experiments.kinds import choose
 from schedsim.experiments.plan import build_plan
 from schedsim.experiments.run import run_point
@@ -517,7 +517,7 @@ def improving(new: str, share: Mapping[int, float]) -> tuple[Metric, Metric]:
 
 def source_tables(target: str, share: Mapping[int, float]) -> dict[str, pd.DataFrame]:
     """Table IV-VII ``target`` and its source sweep, the new policy improving by ``share``."""
-    source, panel, new, baselines = los.TABLE_SOURCES[target]
+    source, panel, new, baselines = los_claims.TABLE_SOURCES[target]
     awt, util = improving(new, share)
     return {**tables_of(source, load_frame({panel: [new, *baselines]}, awt, util=util)),
             target: t_table(target, 1.0)}
@@ -536,7 +536,7 @@ def test_magnitude_verdicts(target: str) -> None:
 
 def test_magnitude_is_computed_per_seed() -> None:
     tables = source_tables(los.T4, SPREAD)
-    wait = los.table_statistic(tables, los.T4, "AWT", 0)
+    wait = los_claims.table_statistic(tables, los.T4, "AWT", 0)
     assert list(wait.round(6)) == [0.0, 20.0, 40.0, 60.0, 70.0]  # the maximum over loads
 
 
@@ -547,7 +547,7 @@ def gains(plain: float, elastic: float) -> dict[str, pd.DataFrame]:
         tables.update(source_tables(target, {s: share + 0.01 * s for s in SPREAD}))
     frames = []
     for target in (los.T6, los.T7):
-        _, panel, new, baselines = los.TABLE_SOURCES[target]
+        _, panel, new, baselines = los_claims.TABLE_SOURCES[target]
         awt, util = improving(new, {s: elastic + 0.01 * s for s in SPREAD})
         frames.append(load_frame({panel: [new, *baselines]}, awt, util=util))
         tables[target] = t_table(target, 1.0)

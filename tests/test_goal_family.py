@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedsim.experiments.families import goal
+from schedsim.experiments.families import goal, goal_claims
 from schedsim.verdicts import (
     CONTRADICTED,
     INCONCLUSIVE,
@@ -74,7 +74,7 @@ def test_fcfs_best_max_wait_both_ways() -> None:
                                              (1.5, CONTRADICTED)])
 def test_goal_best_or_close(factor: float, verdict: str) -> None:
     """At or below the best backfill, or within 10% of it; 50% worse contradicts."""
-    metrics = goal.F6_METRICS
+    metrics = goal_claims.F6_METRICS
     data = tables(goal.F6, {goal.FCFS: {m: wobble(100) for m in metrics},
                             goal.LXF: {m: wobble(120) for m in metrics},
                             goal.GOAL: {m: [v * factor for v in wobble(100)] for m in metrics}})
@@ -84,7 +84,7 @@ def test_goal_best_or_close(factor: float, verdict: str) -> None:
 def test_goal_close_to_the_best_is_close_to_each_backfill() -> None:
     """LXF-backfill best: 15% above it is not close to the best, though within 10% of
     FCFS-backfill's; no best is picked from the means."""
-    metrics = goal.F6_METRICS
+    metrics = goal_claims.F6_METRICS
     data = tables(goal.F6, {goal.FCFS: {m: wobble(120) for m in metrics},
                             goal.LXF: {m: wobble(100) for m in metrics},
                             goal.GOAL: {m: wobble(115) for m in metrics}})

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedsim.experiments.families import ihap
+from schedsim.experiments.families import ihap, ihap_claims
 from schedsim.stats import t_quantile
 from schedsim.verdicts import CONTRADICTED, INCONCLUSIVE, REPRODUCED
 
@@ -27,7 +27,7 @@ def noise(batch: int) -> float:
 def seeds_table(target: str, mrt: dict[str, dict[float, float]],
                 power: dict[str, dict[float, float]] | None = None) -> pd.DataFrame:
     """policy -> x -> mean MRT; one row per batch with a small paired wobble."""
-    axis = ihap.axis_of(target)
+    axis = ihap_claims.axis_of(target)
     rows = []
     for policy, curve in mrt.items():
         for x, value in curve.items():
@@ -46,7 +46,7 @@ def tables(target: str, mrt: dict[str, dict[float, float]],
            power: dict[str, dict[float, float]] | None = None,
            rel_half: float = 0.01) -> dict[str, pd.DataFrame]:
     seeds = seeds_table(target, mrt, power)
-    table = seeds.groupby(["policy", ihap.axis_of(target)], as_index=False)["MRT"].mean()
+    table = seeds.groupby(["policy", ihap_claims.axis_of(target)], as_index=False)["MRT"].mean()
     table = table.rename(columns={"MRT": "MRT_mean"})
     table["MRT_ci_half"] = table["MRT_mean"] * rel_half
     table["MRT_rel_half"] = rel_half
@@ -122,7 +122,7 @@ def test_relative_error_rule(relative: float, verdict: str) -> None:
     seeds = pd.DataFrame(rows)
     data = {ihap.F1: seeds.groupby(["policy", "utilization"], as_index=False)["MRT"].mean(),
             f"{ihap.F1}.seeds": seeds}
-    found = ihap.precise(data, ihap.F1, {"max_relative_error": 0.05, "level": 0.90})
+    found = ihap_claims.precise(data, ihap.F1, {"max_relative_error": 0.05, "level": 0.90})
     assert found.verdict == verdict
     estimate = float(found.ours.split("%")[0].removeprefix("largest "))
     assert estimate == pytest.approx(100 * relative, rel=0.05)

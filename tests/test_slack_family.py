@@ -12,7 +12,7 @@ import yaml
 
 from schedsim.claims import registered, sensitivity
 from schedsim.engine import simulate
-from schedsim.experiments.families import slack
+from schedsim.experiments.families import slack, slack_claims  # noqa: F401  (its claims)
 from schedsim.experiments.families.slack_measure import relative_responses, workload_shares
 from schedsim.experiments.measure import SeedWorkload, find_measure
 from schedsim.experiments.plan import build_plan

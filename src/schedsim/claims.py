@@ -149,7 +149,7 @@ def sensitivity(
     """
     import pandas as pd
 
-    from schedsim.experiments.kinds import SEEDS_SUFFIX
+    from schedsim.tables import SEEDS_SUFFIX
 
     rows = []
     for entry in registered(family):

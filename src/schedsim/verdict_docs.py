@@ -143,10 +143,10 @@ def _mark(verdict: str, default: str) -> str:
 
 def claims_block(target: str) -> str:
     from schedsim import claims
-    from schedsim.experiments.family import get_family
+    from schedsim.experiments.family import CLAIMS, get_family, load_part
 
     family = target.split("-")[0].lower()
-    get_family(family)  # imports the module, which registers its claims
+    load_part(get_family(family), CLAIMS)  # registers its claims
     found = [c for c in claims.registered(family) if c.target == target]
     if not found:
         return "No claim of its own: it feeds other targets.\n"

@@ -26,7 +26,7 @@ rule aggregate:
         runtime=10,
     params:
         spec=target_spec,
-        code=target_code,
+        code=target_code("aggregate"),
     shell:
         "python -m schedsim.experiments aggregate --spec {params.spec:q}"
         " --out {output.table} --seeds-out {output.seeds} {input} > {log} 2>&1"
@@ -46,7 +46,7 @@ rule choose:
         "../envs/schedsim.yaml"
     params:
         spec=target_spec,
-        code=target_code,
+        code=target_code("choose"),
     shell:
         "python -m schedsim.experiments choose --spec {params.spec:q}"
         " --table {input} --out {output} > {log} 2>&1"

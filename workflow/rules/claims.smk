@@ -29,7 +29,7 @@ rule claims:
         mem_mb=1000,
         runtime=10,
     params:
-        modules=family_modules(),
+        modules=family_modules_json(),
         settings=claim_settings(),
         not_run=not_run(),
         readings=readings(),

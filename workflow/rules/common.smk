@@ -22,6 +22,12 @@ from schedsim.experiments.configcheck import (  # noqa: E402
     config_problem,
     where_defined,
 )
+from schedsim.experiments.family import (  # noqa: E402
+    CLAIMS,
+    FIGURES,
+    family_modules,
+    get_family,
+)
 from schedsim.experiments.plan import build_plan  # noqa: E402
 from schedsim.experiments.schedules import plan_schedules  # noqa: E402
 from schedsim.experiments.schedules import to_json as schedule_json  # noqa: E402
@@ -79,25 +85,28 @@ shell.prefix(
 
 # Code versions (params of the rules, so that a change of meaning reruns what
 # depends on it): each rule depends on the syntax trees, docstrings removed, of
-# the modules its entry points import (provenance.code_version). A simulation's
-# entry points are its policy's module, its workload model's module, the point
-# runner and its family's measuring module; a workload batch's, its model's module and the batch writer
-# (experiments.generate); a target's stages, the experiments command and the
-# target's family module.
+# the modules its entry points import (provenance.command_code): the command line,
+# its command's module (experiments/commands/<command>.py) and what that command
+# imports by name. A simulation's are its policy's module, its workload model's module
+# and its family's measuring module; a workload batch's, its model's module; an
+# aggregate's and a choice's, the target's family module; a figure's, the family
+# module and its figures module; the claims', every family module and its claims
+# module. So an edit of a figure reruns figures only, of a claim the claims only.
 @functools.cache
-def code_of(*modules):
-    return provenance.code_version(modules)
+def code_of(command, *modules):
+    return provenance.command_code(command, modules)
 
 
-def family_code(family):
-    return code_of("schedsim.experiments.cli", PLAN.modules[family])
+def family_code(command, family, part=""):
+    return code_of(command, *family_modules(get_family(family), part))
 
 
 def claims_code():
-    return code_of("schedsim.experiments.cli", *sorted(PLAN.modules.values()))
+    return code_of("claims", *(module for family in sorted(PLAN.modules)
+                               for module in family_modules(get_family(family), CLAIMS)))
 
 
-SUMMARY_CODE = code_of("schedsim.experiments.cli", "schedsim.summary")
+SUMMARY_CODE = code_of("summary")
 
 
 wildcard_constraints:
@@ -154,8 +163,7 @@ def batch_inputs(wildcards):
 
 
 def batch_code(wildcards):
-    model = provenance.model_module(batch_entry(wildcards).model)
-    return code_of(model, "schedsim.experiments.generate")
+    return code_of("generate", provenance.model_module(batch_entry(wildcards).model))
 
 
 def batch_spec(wildcards):
@@ -187,11 +195,10 @@ def point_same_as(wildcards):
 
 def point_code(wildcards):
     point = point_entry(wildcards)
-    roots = [provenance.policy_module(point.policy), "schedsim.experiments.run",
-             point.measure]
+    roots = [provenance.policy_module(point.policy), point.measure]
     if point.model != "trace":
         roots.append(provenance.model_module(point.model))
-    return code_of(*roots)
+    return code_of("run-point", *roots)
 
 
 def point_plugins(wildcards):
@@ -215,8 +222,10 @@ def target_spec(wildcards):
     return to_json(PLAN.targets[wildcards.target])
 
 
-def target_code(wildcards):
-    return family_code(PLAN.targets[wildcards.target].family)
+def target_code(command, part=""):
+    """The code version of a target's ``command`` (the rule's param, per target)."""
+    return lambda wildcards: family_code(command, PLAN.targets[wildcards.target].family,
+                                         part)
 
 
 def all_tables():
@@ -281,10 +290,10 @@ def schedule_spec(wildcards):
 
 def schedule_code(wildcards):
     point = schedule_entry(wildcards).point
-    roots = [provenance.policy_module(point.policy), "schedsim.experiments.cli"]
+    roots = [provenance.policy_module(point.policy)]
     if point.model != "trace":
         roots.append(provenance.model_module(point.model))
-    return code_of(*roots)
+    return code_of("schedule", *roots)
 
 
 def all_schedules():
@@ -340,7 +349,8 @@ def claim_settings():
     return canonical_json(PLAN.claim_settings)
 
 
-def family_modules():
+def family_modules_json():
+    """Each family's module (the claims command imports it, and its claims module)."""
     return canonical_json(PLAN.modules)
 
 

@@ -25,7 +25,7 @@ rule figure:
         runtime=10,
     params:
         spec=target_spec,
-        code=target_code,
+        code=target_code("figure", FIGURES),
     shell:
         "python -m schedsim.experiments figure --spec {params.spec:q}"
         " --table {input.table} --seeds {input.seeds} --png {output.png} --pdf {output.pdf} > {log} 2>&1"

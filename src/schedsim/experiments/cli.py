@@ -56,9 +56,13 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
+def module_name(command: str) -> str:
+    """The module of ``command`` (``run-point``: ``...commands.run_point``)."""
+    return f"{PACKAGE}.{command.replace('-', '_')}"
+
+
 def command_module(command: str) -> ModuleType:
-    """The module of ``command`` (``run-point``: ``commands.run_point``)."""
-    return importlib.import_module(f"{PACKAGE}.{command.replace('-', '_')}")
+    return importlib.import_module(module_name(command))
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -22,6 +22,8 @@ from schedsim.errors import InputError
 SCHEMA_PATH = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / \
     "config.schema.yaml"
 SECTIONS = ("seeds", "traces", "plugins")  # the top-level keys that are not families
+# module suffixes of a family's parts (families/<name>_measure.py, ...), not families
+FAMILY_PARTS = ("_measure", "_claims", "_figures")
 
 
 def load_config_file(path: str | Path) -> dict[str, Any]:
@@ -86,12 +88,14 @@ def config_problem(config: Mapping[str, Any], schema: Mapping[str, Any]) -> Prob
 
 def known_families() -> list[str]:
     """The families of the package (``schedsim.experiments.families.<name>``; a module
-    ``<name>_measure`` there is what family ``<name>`` measures of a run, not a family)."""
+    ``<name>_measure``, ``<name>_claims`` or ``<name>_figures`` there is a part of family
+    ``<name>``, not a family)."""
     from schedsim.experiments import families
 
     names = {m.name for m in pkgutil.iter_modules(families.__path__)}
     return sorted(name for name in names
-                  if not (name.endswith("_measure") and name.removesuffix("_measure") in names))
+                  if not any(name.endswith(part) and name.removesuffix(part) in names
+                             for part in FAMILY_PARTS))
 
 
 def unknown_section(config: Mapping[str, Any]) -> Problem | None:

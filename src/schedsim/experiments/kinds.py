@@ -116,6 +116,7 @@ class Context:
     seeds: tuple[int, ...]
     base: Path
     planned: Mapping[str, TargetSpec]
+    figures: frozenset[str]  # the figures a target may name: generic or registered
     workload_dir: str = ""  # workloads of a sensitivity reading that changes them
 
     @property
@@ -129,13 +130,11 @@ class Context:
 
     def figure(self, raw: Mapping[str, Any], default: str) -> FigureSpec:
         """The target's figure: a generic one or one its family registers."""
-        from schedsim.plots import figure_names
-
         given = raw.get("figure") or {}
         name = given.get("name") or default
-        if name not in figure_names():
+        if name not in self.figures:
             raise InputError(f"figure {name!r} is not a figure; known: "
-                             f"{', '.join(figure_names())}")
+                             f"{', '.join(sorted(self.figures))}")
         compare_x = given.get("compare_x")
         return FigureSpec(name, tuple(given.get("metrics") or ()),
                           tuple((str(a), str(b)) for a, b in given.get("compare") or ()),

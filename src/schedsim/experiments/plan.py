@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from schedsim.errors import InputError
-from schedsim.experiments.family import enabled_families, get_family
+from schedsim.experiments.family import FIGURES, enabled_families, get_family, load_part
 from schedsim.experiments.kinds import (
     KINDS,
     Context,
@@ -32,6 +32,7 @@ from schedsim.experiments.spec import (
     WorkloadBatch,
     to_json,
 )
+from schedsim.plots import figure_names
 from schedsim.traces import DOWNLOAD_DIR, TraceLog, TraceSettings, find, reachable
 
 READING_MARK = "@"  # results/tables/<target>@<reading>.csv
@@ -178,9 +179,10 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
     for name in enabled_families(config):
         section = config[name]
         family = get_family(name, section.get("module"))
+        load_part(family, FIGURES)  # the figures its targets may name
         plan.modules[name] = type(family).__module__
         ctx = Context(config, family, section, seeds_of(config, section, name), root,
-                      plan.targets)
+                      plan.targets, frozenset(figure_names()))
         _check_section(ctx)
         for target, raw in _targets(section):
             if target in plan.targets:

@@ -4,8 +4,9 @@ A rule reruns when the *meaning* of the code it runs changes: each module is
 hashed by its syntax tree with docstrings removed (comments are not in the tree),
 so editing a comment or a docstring reruns nothing. A rule depends on the modules
 its entry points import, statically and transitively (imports inside functions
-included); modules a registry imports by name (policies, workload models,
-families) are passed as extra entry points by the caller.
+included); modules imported by name (a command's module, policies, workload models,
+a family's parts) are passed as extra entry points by the caller
+(:func:`command_code`).
 """
 
 from __future__ import annotations
@@ -117,6 +118,16 @@ def code_version(modules: Iterable[str], root: Path = PACKAGE_DIR) -> str:
         outside[module] = path
         inside.extend(imported_modules(path, root.name))
     return hash_modules(root, import_closure(root, inside), outside)
+
+
+def command_code(command: str, modules: Iterable[str] = (), root: Path = PACKAGE_DIR) -> str:
+    """The code version of a job that runs ``python -m schedsim.experiments <command>``:
+    the command line (:mod:`~schedsim.experiments.cli`), the command's own module (which
+    the command line imports by name) and ``modules``, what the command imports by name
+    (a family's parts, a policy, a workload model, a family's measure)."""
+    from schedsim.experiments.cli import module_name
+
+    return code_version(("schedsim.experiments.cli", module_name(command), *modules), root)
 
 
 def policy_module(policy: str) -> str:
