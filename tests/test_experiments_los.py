@@ -18,8 +18,8 @@ import yaml
 
 from schedsim import claims
 from schedsim.claims import CONTRADICTED, INCONCLUSIVE, INFORMATIONAL, NOT_CHECKABLE, REPRODUCED
+from schedsim.experiments.commands.choose import choose
 from schedsim.experiments.families import los, los_claims
-from schedsim.experiments.kinds import choose
 from schedsim.experiments.plan import build_plan
 from schedsim.experiments.run import run_point
 from schedsim.experiments.spec import MachineSpec, PointSpec, point_from_json, to_json

@@ -24,7 +24,9 @@ import yaml
 
 from schedsim import claims
 from schedsim.aggregate import write_csv
-from schedsim.experiments.kinds import KINDS, choose, table_path
+from schedsim.experiments.commands.aggregate import target_table
+from schedsim.experiments.commands.choose import choose
+from schedsim.experiments.kinds import table_path
 from schedsim.experiments.plan import build_plan
 from schedsim.experiments.run import run_point, write_rows_parquet
 from schedsim.plots import target_figure
@@ -39,7 +41,7 @@ from schedsim.claims import claim
 from schedsim.tables import per_seed
 from schedsim.verdicts import Pair, at_or_below
 from schedsim.experiments.family import Family, Variant, axis_product
-from schedsim.experiments.kinds import derived_function, example_function
+from schedsim.experiments.family import derived_function, example_function
 from schedsim.plots import panels, register_figure
 
 
@@ -135,7 +137,7 @@ def test_a_toy_family_runs_through_every_stage(toy: Path) -> None:
         for point in plan.points.values():
             if point.target == target:
                 write_rows_parquet(run_point(point), point.run_path, {})
-        table, seeds = KINDS[spec.kind].table(spec, plan.inputs_of[target])
+        table, seeds = target_table(spec, plan.inputs_of[target])
         write_csv(table, table_path(target))
         write_csv(seeds, table_path(target, seeds=True))
         if spec.choose is not None:

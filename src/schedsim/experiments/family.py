@@ -4,8 +4,8 @@ A family is a module that defines a :class:`Family` subclass and assigns an
 instance to ``FAMILY``: its workload variants (the values of its variant axes and
 how they become workload-model parameters and table labels), its machine
 description and, registered from the same module, its derived tables and worked
-examples (:func:`schedsim.experiments.kinds.derived_function`, ``example_function``).
-Its claims (:func:`schedsim.claims.claim`) and any figure the generic ones cannot draw
+examples (:func:`derived_function`, :func:`example_function`). Its claims
+(:func:`schedsim.claims.claim`) and any figure the generic ones cannot draw
 (:func:`schedsim.plots.register_figure`) are registered by the modules it names
 (``claims_module``, ``figures_module``), or by the same module: each stage imports only
 the parts it runs (:func:`family_modules`).
@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import importlib
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from schedsim.experiments.spec import MachineSpec
+from schedsim.experiments.spec import DERIVED, EXAMPLE, MachineSpec, TargetSpec
 from schedsim.machinespec import parse_machine
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PACKAGE = "schedsim.experiments.families"
 # Summary metrics of one run, under the names used in run files and tables
@@ -168,6 +171,40 @@ def load_part(family: Family, part: str) -> None:
     """Register ``family``'s claims or figures (:func:`family_modules`)."""
     for module in family_modules(family, part)[1:]:
         importlib.import_module(module)
+
+
+Tables = Mapping[str, "pd.DataFrame"]
+DerivedFn = Callable[[TargetSpec, Tables], "pd.DataFrame"]
+ExampleFn = Callable[[TargetSpec], "pd.DataFrame"]
+
+_DERIVED: dict[str, DerivedFn] = {}
+_EXAMPLES: dict[str, ExampleFn] = {}
+
+
+def derived_function(name: str) -> Callable[[DerivedFn], DerivedFn]:
+    """Decorator: register ``fn(spec, tables) -> table`` for ``kind: derived`` targets."""
+    def wrap(fn: DerivedFn) -> DerivedFn:
+        _DERIVED[name] = fn
+        return fn
+    return wrap
+
+
+def example_function(name: str) -> Callable[[ExampleFn], ExampleFn]:
+    """Decorator: register ``fn(spec) -> table`` for ``kind: example`` targets."""
+    def wrap(fn: ExampleFn) -> ExampleFn:
+        _EXAMPLES[name] = fn
+        return fn
+    return wrap
+
+
+def table_function(spec: TargetSpec) -> Callable[..., pd.DataFrame]:
+    """The registered function of a derived or example target (ValueError: none)."""
+    registry: Mapping[str, Callable[..., pd.DataFrame]] = \
+        _DERIVED if spec.kind == DERIVED else _EXAMPLES if spec.kind == EXAMPLE else {}
+    if spec.function not in registry:
+        raise ValueError(f"{spec.target}: unknown {spec.kind} function {spec.function!r}; "
+                         f"known: {', '.join(sorted(registry)) or '(none)'}")
+    return registry[spec.function]
 
 
 def find_family(name: str) -> Family | None:

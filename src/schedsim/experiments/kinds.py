@@ -1,4 +1,6 @@
-"""The generic target kinds: each brings its points, its aggregation and a default figure.
+"""The generic target kinds, as the planner sees them: each brings its points, its inputs
+and a default figure (its table: the aggregate command; its choice: the choose command,
+:mod:`schedsim.experiments.commands`).
 
 * ``sweep``: policies x parameter grid x workload variants. Variants are the
   values of the family's variant axes (``variants:`` of the target, refined per
@@ -22,10 +24,10 @@ Config keys of a target are described once in workflow/schemas/config.schema.yam
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from schedsim.errors import InputError
 from schedsim.experiments.family import Family, Variant
@@ -46,35 +48,8 @@ from schedsim.experiments.spec import (
 from schedsim.machinespec import parse_machine
 from schedsim.tables import SEEDS_SUFFIX
 
-if TYPE_CHECKING:
-    import pandas as pd
-
 SWF_MONTH = "swf-month"  # the workload model of a month cut from a log
 TRACE_MODEL = "trace"  # the "model" of a point that reads a real log
-
-Tables = Mapping[str, "pd.DataFrame"]
-DerivedFn = Callable[[TargetSpec, Tables], "pd.DataFrame"]
-ExampleFn = Callable[[TargetSpec], "pd.DataFrame"]
-
-_DERIVED: dict[str, DerivedFn] = {}
-_EXAMPLES: dict[str, ExampleFn] = {}
-
-
-def derived_function(name: str) -> Callable[[DerivedFn], DerivedFn]:
-    """Decorator: register ``fn(spec, tables) -> table`` for ``kind: derived`` targets."""
-    def wrap(fn: DerivedFn) -> DerivedFn:
-        _DERIVED[name] = fn
-        return fn
-    return wrap
-
-
-def example_function(name: str) -> Callable[[ExampleFn], ExampleFn]:
-    """Decorator: register ``fn(spec) -> table`` for ``kind: example`` targets."""
-    def wrap(fn: ExampleFn) -> ExampleFn:
-        _EXAMPLES[name] = fn
-        return fn
-    return wrap
-
 
 def table_path(target: str, seeds: bool = False) -> str:
     return f"{RESULTS}/tables/{target}{SEEDS_SUFFIX if seeds else ''}.csv"
@@ -427,11 +402,6 @@ class Sweep:
                     out[path] = {**generation, "seed": seed}
         return out
 
-    def table(self, spec: TargetSpec, inputs: Sequence[str]) -> tuple[Any, Any]:
-        from schedsim.aggregate import aggregate_runs
-
-        return aggregate_runs(spec, inputs)
-
 
 def batch_shape(section: Mapping[str, Any]) -> tuple[int, ...]:
     """(count, size, discard) of a family's ``batches`` block, or () without one."""
@@ -473,13 +443,6 @@ class Derived(Computed):
         return [path for source in spec.sources
                 for path in (table_path(source), table_path(source, seeds=True))]
 
-    def table(self, spec: TargetSpec, inputs: Sequence[str]) -> tuple[Any, Any]:
-        import pandas as pd
-
-        tables = {Path(p).name[: -len(".csv")]: pd.read_csv(p) for p in inputs}
-        table = _DERIVED[_known(spec, _DERIVED)](spec, tables)
-        return table, table
-
 
 class Example(Computed):
     """``kind: example``: a registered function, no workload."""
@@ -495,17 +458,6 @@ class Example(Computed):
 
     def inputs(self, spec: TargetSpec, points: Sequence[PointSpec]) -> list[str]:
         return []
-
-    def table(self, spec: TargetSpec, inputs: Sequence[str]) -> tuple[Any, Any]:
-        table = _EXAMPLES[_known(spec, _EXAMPLES)](spec)
-        return table, table
-
-
-def _known(spec: TargetSpec, registry: Mapping[str, Any]) -> str:
-    if spec.function not in registry:
-        raise ValueError(f"{spec.target}: unknown {spec.kind} function {spec.function!r}; "
-                         f"known: {', '.join(sorted(registry)) or '(none)'}")
-    return spec.function
 
 
 KINDS: dict[str, Sweep | Derived | Example] = {k.name: k for k in (Sweep(), Derived(), Example())}
@@ -580,32 +532,3 @@ def check_columns(target: str, given: Mapping[str, Sequence[str]],
                 raise InputError(f"{target}: {key} {name!r} is not one of "
                                  f"{', '.join(allowed[key])}")
 
-
-def check_function(spec: TargetSpec) -> None:
-    """Raise ValueError for a derived or example target whose function is not registered."""
-    if spec.kind == DERIVED:
-        _known(spec, _DERIVED)
-    elif spec.kind == EXAMPLE:
-        _known(spec, _EXAMPLES)
-
-
-def choose(spec: TargetSpec, table_csv: str | Path) -> dict[str, Any]:
-    """The value ``spec.choose`` picks from the target's aggregated table (CSV).
-
-    The row of ``choose.policy`` with the lowest mean ``choose.metric``; ties go to the
-    smallest parameter value. Values are parsed from the CSV text as written.
-    """
-    import csv
-
-    rule = spec.choose
-    if rule is None:
-        raise ValueError(f"{spec.target} chooses no parameter")
-    with open(table_csv, encoding="utf-8", newline="") as handle:
-        rows = [r for r in csv.DictReader(handle)
-                if r.get("policy") == rule.policy and r.get(rule.param) not in (None, "")]
-    if not rows:
-        raise ValueError(f"{table_csv}: no row of {rule.policy} with a {rule.param} to "
-                         "choose from")
-    best = min(rows, key=lambda r: (float(r[f"{rule.metric}_mean"]), float(r[rule.param])))
-    value = float(best[rule.param])
-    return {rule.param: int(value) if value.is_integer() else value}

@@ -15,11 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from schedsim.errors import InputError
-from schedsim.experiments.family import FIGURES, enabled_families, get_family, load_part
+from schedsim.experiments.family import (
+    FIGURES,
+    enabled_families,
+    get_family,
+    load_part,
+    table_function,
+)
 from schedsim.experiments.kinds import (
     KINDS,
     Context,
-    check_function,
     check_policies,
     chosen_path,
 )
@@ -401,7 +406,8 @@ def _plan_target_unnamed(plan: Plan, ctx: Context, target: str, raw: Mapping[str
                          reuse_from: str | None) -> None:
     kind = KINDS[raw.get("kind", SWEEP)]
     spec = kind.target(ctx, target, raw)
-    check_function(spec)
+    if spec.kind != SWEEP:
+        table_function(spec)  # registered (ValueError: not)
     points = [_shared(plan, _reused(plan, point, reuse_from))
               for point in kind.points(ctx, spec, raw)]
     for point in points:

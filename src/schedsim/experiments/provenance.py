@@ -120,14 +120,19 @@ def code_version(modules: Iterable[str], root: Path = PACKAGE_DIR) -> str:
     return hash_modules(root, import_closure(root, inside), outside)
 
 
-def command_code(command: str, modules: Iterable[str] = (), root: Path = PACKAGE_DIR) -> str:
-    """The code version of a job that runs ``python -m schedsim.experiments <command>``:
+def command_entry_points(command: str, modules: Iterable[str] = ()) -> tuple[str, ...]:
+    """The entry points of a job that runs ``python -m schedsim.experiments <command>``:
     the command line (:mod:`~schedsim.experiments.cli`), the command's own module (which
     the command line imports by name) and ``modules``, what the command imports by name
     (a family's parts, a policy, a workload model, a family's measure)."""
     from schedsim.experiments.cli import module_name
 
-    return code_version(("schedsim.experiments.cli", module_name(command), *modules), root)
+    return ("schedsim.experiments.cli", module_name(command), *modules)
+
+
+def command_code(command: str, modules: Iterable[str] = (), root: Path = PACKAGE_DIR) -> str:
+    """The code version of a job of ``command`` (:func:`command_entry_points`)."""
+    return code_version(command_entry_points(command, modules), root)
 
 
 def policy_module(policy: str) -> str:

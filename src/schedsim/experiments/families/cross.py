@@ -27,10 +27,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from schedsim.experiments.family import Family, Variant
-from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function
+from schedsim.experiments.family import Family, Variant, derived_function
 from schedsim.experiments.spec import TargetSpec
-from schedsim.tables import per_seed, select
+from schedsim.tables import SEEDS_SUFFIX, per_seed, select
 from schedsim.verdicts import paired
 
 if TYPE_CHECKING:

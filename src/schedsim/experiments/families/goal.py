@@ -27,9 +27,15 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from schedsim.experiments.family import Family, Variant, axis_schemas, options_schema
-from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function
+from schedsim.experiments.family import (
+    Family,
+    Variant,
+    axis_schemas,
+    derived_function,
+    options_schema,
+)
 from schedsim.experiments.spec import TargetSpec
+from schedsim.tables import SEEDS_SUFFIX
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -19,8 +19,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from schedsim.experiments.family import POSITIVE, Family, Variant, axis_schemas, options_schema
-from schedsim.experiments.kinds import example_function
+from schedsim.experiments.family import (
+    POSITIVE,
+    Family,
+    Variant,
+    axis_schemas,
+    example_function,
+    options_schema,
+)
 from schedsim.experiments.spec import TargetSpec
 from schedsim.tables import per_seed, seeds_of
 

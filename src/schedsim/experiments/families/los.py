@@ -36,11 +36,11 @@ from schedsim.experiments.family import (
     Variant,
     axis_product,
     axis_schemas,
+    derived_function,
     options_schema,
 )
-from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function
 from schedsim.experiments.spec import TargetSpec, fmt_value
-from schedsim.tables import mean_of, paired_difference, select
+from schedsim.tables import SEEDS_SUFFIX, mean_of, paired_difference, select
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -27,11 +27,18 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from schedsim.experiments.families.slack_measure import CLASSES, TAUS, WORKLOAD_SHARES
-from schedsim.experiments.family import POSITIVE, Family, Variant, axis_schemas, options_schema
-from schedsim.experiments.kinds import SEEDS_SUFFIX, derived_function, example_function
+from schedsim.experiments.family import (
+    POSITIVE,
+    Family,
+    Variant,
+    axis_schemas,
+    derived_function,
+    example_function,
+    options_schema,
+)
 from schedsim.experiments.spec import TargetSpec, fmt_value
 from schedsim.policies.slack import SlackSettings, slack_factor
-from schedsim.tables import per_seed, seeds_of
+from schedsim.tables import SEEDS_SUFFIX, per_seed, seeds_of
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -36,7 +36,6 @@ from schedsim.experiments.families.slack import (
     values,
 )
 from schedsim.experiments.families.slack_measure import CLASSES, TAUS
-from schedsim.experiments.kinds import SEEDS_SUFFIX
 from schedsim.experiments.spec import TargetSpec
 from schedsim.plots import (
     COLORS,
@@ -51,7 +50,7 @@ from schedsim.plots import (
     register_labels,
     register_paper_values,
 )
-from schedsim.tables import select
+from schedsim.tables import SEEDS_SUFFIX, select
 
 if TYPE_CHECKING:
     import pandas as pd
