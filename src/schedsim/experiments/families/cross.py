@@ -17,8 +17,8 @@ derived targets read them:
   source target's best paper policy (lowest mean of the metric over the target's points),
   paired per replication; drawn by the figure ``versus-best``.
 
-Both use the paired-difference rule of :func:`schedsim.verdicts.paired`. Choices:
-docs/deviations-cross.md.
+Both use the paired-difference rule of :func:`schedsim.verdicts.paired`. The figures:
+:mod:`~schedsim.experiments.families.cross_figures`. Choices: docs/deviations-cross.md.
 """
 
 from __future__ import annotations

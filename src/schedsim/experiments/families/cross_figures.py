@@ -1,4 +1,4 @@
-"""The cross family: the figures the generic ones cannot draw, the labels of its columns
+"""The cross family: the figures of its derived tables, which the generic ones cannot draw
 (registered with :mod:`schedsim.plots`).
 
 Kept apart from the family's tables and claims (:mod:`schedsim.experiments.families.cross`,

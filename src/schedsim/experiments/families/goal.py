@@ -16,9 +16,10 @@ Parallel Computer Job Scheduling Policies". Targets (docs/reproduction.md, GOAL)
 
 The paper's IA-64 log is not public: the HPC2N log's months June 2003 - March 2004
 stand in for it, read month by month (``trace.months``, one replication per month;
-:mod:`schedsim.workloads.months`). Claims pair the policies by month (or seed);
-their rules' parameters are ``goal.claims`` in the config. Choices the paper leaves
-open: docs/deviations-goal.md.
+:mod:`schedsim.workloads.months`). Claims pair the policies by month (or seed)
+(:mod:`~schedsim.experiments.families.goal_claims`); their rules' parameters are
+``goal.claims`` in the config. Figures: :mod:`~schedsim.experiments.families.goal_figures`.
+Choices the paper leaves open: docs/deviations-goal.md.
 """
 
 from __future__ import annotations
@@ -129,10 +130,10 @@ def month_label(value: float) -> str:
     return f"{number // 100:04d}-{number % 100:02d}"
 
 
-# ----------------------------------------------------------------------------- claims: F4, F6
+F4_METRICS = ("max_wait", "AWT", "BSLD", "long_waits")  # Fig. 4's (claims and figure)
 
 
-F4_METRICS = ("max_wait", "AWT", "BSLD", "long_waits")
+# ----------------------------------------------------------------------------- tables
 
 
 @derived_function("goal-workload-months")

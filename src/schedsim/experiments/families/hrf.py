@@ -10,8 +10,9 @@ Targets (docs/reproduction.md, HRF section):
 
 Workload variants are the three loads (sec. 6.1.2: mean inter-arrival about
 2000, 1000, 600 s). Each claim of the paper is one small function registered
-with :func:`schedsim.claims.claim`, judged by
-one rule of :mod:`schedsim.verdicts`.
+with :func:`schedsim.claims.claim`, judged by one rule of :mod:`schedsim.verdicts`, in
+:mod:`~schedsim.experiments.families.hrf_claims`; the figures the generic ones cannot
+draw are in :mod:`~schedsim.experiments.families.hrf_figures`.
 """
 
 from __future__ import annotations

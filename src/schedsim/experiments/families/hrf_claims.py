@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 FCFS_SUFFIX, BF_SUFFIX = "Fcfs", "Bf"
 
 
-# ----------------------------------------------------------------------------- table helpers
+# ----------------------------------------------------------------------------- helpers
 
 
 def loads_by_weight(table: pd.DataFrame) -> list[str]:

@@ -1,6 +1,5 @@
 """HRF family: the figures the generic ones cannot draw, the labels of its columns
-and the paper's values drawn beside ours
-(registered with :mod:`schedsim.plots`).
+and the paper's values drawn beside ours (registered with :mod:`schedsim.plots`).
 
 Kept apart from the family's tables and claims (:mod:`schedsim.experiments.families.hrf`,
 ``FAMILY.figures_module``): only its figure jobs import this module, so editing a figure
@@ -44,8 +43,6 @@ def middle_load_values(spec: TargetSpec) -> list[PaperValue]:
     """Fig. 7b's combined ATT at middle load, as sec. 6.3 prints them."""
     return [PaperValue("ATT", value, policy, "middle", source="sec. 6.3, Fig. 7b")
             for policy, value in PAPER_MIDDLE_ATT.items()]
-
-
 
 
 @register_figure("hrf-gantt")

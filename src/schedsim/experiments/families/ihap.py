@@ -9,8 +9,10 @@ means: 31 batches of 7000 jobs, the first discarded, 90% intervals (sec. 5); the
 
 Variant axes: ``utilization`` (eq. 9), ``cva`` (inter-arrival CV) and ``cvs`` (service
 demand CV); one workload per combination. Targets IHAP-F1 (MRT vs utilization), IHAP-F2
-(vs CVa at 80%) and IHAP-F3 (vs CVs at 80%). Claims and the family rules R1-R2 are in
-docs/deviations-ihap.md; results in docs/results-ihap.md.
+(vs CVa at 80%) and IHAP-F3 (vs CVs at 80%). Claims
+(:mod:`~schedsim.experiments.families.ihap_claims`) and the family rules R1-R2 are in
+docs/deviations-ihap.md; the figure: :mod:`~schedsim.experiments.families.ihap_figures`;
+results in docs/results-ihap.md.
 """
 
 from __future__ import annotations

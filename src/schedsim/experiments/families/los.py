@@ -19,7 +19,9 @@ Workloads come from the ``lublin-los`` model (CWF, 320 processors in units of 32
 one per (P_S, P_D, elastic or not, load, seed), each calibrated to its offered load
 (model parameter ``load``). Every claim of the paper is one small function
 registered with :func:`schedsim.claims.claim` and judged by one rule of
-:mod:`schedsim.verdicts`; the rules' parameters are ``los.claims`` in the config.
+:mod:`schedsim.verdicts` (:mod:`~schedsim.experiments.families.los_claims`); the rules'
+parameters are ``los.claims`` in the config. Figures:
+:mod:`~schedsim.experiments.families.los_figures`.
 Choices the paper leaves open: docs/deviations-los.md.
 """
 

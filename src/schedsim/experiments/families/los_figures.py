@@ -40,8 +40,6 @@ register_labels(FAMILY_NAME, {
     "AWT": "mean job waiting time (s)", "slowdown": "slowdown"})
 
 
-
-
 @register_figure("los-improvement")
 def improvement_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
     """LOS paper Tables IV-VII as bars: our maximum % improvement (95% CI) beside the paper's."""

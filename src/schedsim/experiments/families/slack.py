@@ -14,8 +14,10 @@ utilization, and for the slack policies sec. 5.4's unfair and preferential count
 
 Targets: SLACK-F6 (the slack factor, eq. 5), SLACK-F9 (W1, both goals), SLACK-F11
 (lookahead on W1 and W2), SLACK-F15 (SLACK_UP on W1), SLACK-T4 (utilization per
-workload) and SLACK-F17 (every workload). Open points: docs/deviations-slack.md;
-results: docs/results-slack.md.
+workload) and SLACK-F17 (every workload). Claims:
+:mod:`~schedsim.experiments.families.slack_claims`; figures:
+:mod:`~schedsim.experiments.families.slack_figures`. Open points:
+docs/deviations-slack.md; results: docs/results-slack.md.
 """
 
 from __future__ import annotations
@@ -162,7 +164,6 @@ PAPER_F17 = {(10.43, "G1"): {"long": 5.32, "medium": 4.7, "all": 3.74},
              (10.73, "G2"): {"long": 4.69, "medium": 8.76, "all": 4.76},
              (10.05, "G1"): {"long": 8.17, "medium": 7.59, "all": 5.8},
              (10.05, "G2"): {"long": 7.48, "medium": 9.86, "all": 5.05}}
-
 
 
 # ----------------------------------------------------------------------------- SLACK-F23

@@ -1,6 +1,5 @@
 """SLACK family: the figures the generic ones cannot draw, the labels of its columns
-and the paper's values drawn beside ours
-(registered with :mod:`schedsim.plots`).
+and the paper's values drawn beside ours (registered with :mod:`schedsim.plots`).
 
 Kept apart from the family's tables and claims (:mod:`schedsim.experiments.families.slack`,
 ``FAMILY.figures_module``): only its figure jobs import this module, so editing a figure
