@@ -331,6 +331,24 @@ def test_an_edit_reruns_only_the_simulations_that_run_it(workdir: Path, module: 
     assert workload_jobs(text) == 0
 
 
+@pytest.mark.parametrize(("module", "rules"), [
+    ("plots.py", {"figure", "schedule"}),  # (a schedule's picture is drawn with it)
+    ("claims.py", {"claims"}),
+    ("experiments/families/hrf_figures.py", {"figure"}),
+])
+def test_an_edit_reruns_only_the_stages_that_run_it(workdir: Path, module: str,
+                                                    rules: set[str]) -> None:
+    """A table's, figure's or the claims' code version covers its own command and the part
+    of its family it runs (tests/test_stage_code.py compares it with what a job imports):
+    an edit of the plotting code reruns the figures and schedule pictures, of the claims'
+    judging the claims, of HRF's figures HRF's figures; and the summary page after them."""
+    text = dry_run_after_edit(workdir, module, lambda t: t + "\n_CHANGED = 1\n")
+    assert set(job_stats(text)) - {"all"} == {*rules, "report"}, job_stats(text)
+    if module.endswith("hrf_figures.py"):
+        drawn = [line for line in text.splitlines() if "output: results/figures/" in line]
+        assert drawn and all("/HRF-" in line for line in drawn), drawn
+
+
 def test_a_model_change_reruns_its_workloads_not_the_others(workdir: Path) -> None:
     text = dry_run_after_edit(workdir, "workloads/cirne.py", lambda t: t + "\n_CHANGED = 1\n")
     made = [line for line in text.splitlines() if "output: results/workloads" in line]
