@@ -1,10 +1,5 @@
-"""The cross family: the figures of its derived tables, which the generic ones cannot draw
-(registered with :mod:`schedsim.plots`).
-
-Kept apart from the family's tables and claims (:mod:`schedsim.experiments.families.cross`,
-``FAMILY.figures_module``): only its figure jobs import this module, so editing a figure
-reruns the figures and nothing else.
-"""
+"""The cross family: its figures the generic ones cannot draw
+(``CrossFamily.figures_module``: only its figure jobs import them)."""
 
 from __future__ import annotations
 

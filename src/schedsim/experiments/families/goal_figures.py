@@ -1,10 +1,5 @@
-"""GOAL family: the figures the generic ones cannot draw, the labels of its columns
-(registered with :mod:`schedsim.plots`).
-
-Kept apart from the family's tables and claims (:mod:`schedsim.experiments.families.goal`,
-``FAMILY.figures_module``): only its figure jobs import this module, so editing a figure
-reruns the figures and nothing else.
-"""
+"""GOAL family: its figures the generic ones cannot draw and its columns' labels
+(``GoalFamily.figures_module``: only its figure jobs import them)."""
 
 from __future__ import annotations
 

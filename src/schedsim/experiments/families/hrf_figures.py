@@ -1,10 +1,6 @@
-"""HRF family: the figures the generic ones cannot draw, the labels of its columns
-and the paper's values drawn beside ours (registered with :mod:`schedsim.plots`).
-
-Kept apart from the family's tables and claims (:mod:`schedsim.experiments.families.hrf`,
-``FAMILY.figures_module``): only its figure jobs import this module, so editing a figure
-reruns the figures and nothing else.
-"""
+"""HRF family: its figure the generic ones cannot draw, its columns' labels and the
+paper's values drawn beside ours (``HrfFamily.figures_module``: only its figure jobs import
+them)."""
 
 from __future__ import annotations
 

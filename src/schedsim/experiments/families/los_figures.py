@@ -1,10 +1,5 @@
-"""LOS family: the figures the generic ones cannot draw, the labels of its columns
-(registered with :mod:`schedsim.plots`).
-
-Kept apart from the family's tables and claims (:mod:`schedsim.experiments.families.los`,
-``FAMILY.figures_module``): only its figure jobs import this module, so editing a figure
-reruns the figures and nothing else.
-"""
+"""LOS family: its figure the generic ones cannot draw and its columns' labels
+(``LosFamily.figures_module``: only its figure jobs import them)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""SLACK family: the claims (the paper's statements, each one small function registered
-with :func:`schedsim.claims.claim` and judged by one rule of :mod:`schedsim.verdicts`).
-
-Kept apart from the family's tables and figures (:mod:`schedsim.experiments.families.slack`,
-``FAMILY.claims_module``): only the claims job imports this module, so editing a claim
-reruns the claims and nothing else.
-"""
+"""SLACK family: its claims, each a small function registered with
+:func:`schedsim.claims.claim` and judged by a rule of :mod:`schedsim.verdicts`
+(``SlackFamily.claims_module``: only the claims job imports them)."""
 
 from __future__ import annotations
 
