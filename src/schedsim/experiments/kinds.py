@@ -531,4 +531,3 @@ def check_columns(target: str, given: Mapping[str, Sequence[str]],
             if name not in allowed[key]:
                 raise InputError(f"{target}: {key} {name!r} is not one of "
                                  f"{', '.join(allowed[key])}")
-
