@@ -62,12 +62,13 @@ def partition_size(n_num, n_den, f_num, f_den, waiting, running, nearest):
 
 @record_type
 class AdaptiveState(Record):
-    """MAP, HAP, IHAP: the queue, integer speeds and per-call scratch."""
+    """MAP, HAP, IHAP: the queue (``queue[head:head + length]``, arrival order), integer
+    speeds and per-call scratch."""
 
 
 ADAPTIVE_STATE = AdaptiveState([
     ("constants", ADAPTIVE_CONSTANTS), ("pmax", _i8[::1]), ("speed_int", _i8[::1]),
-    ("queue", _i8[::1]), ("length", _i8), ("weight", _i8[::1]), ("chosen", _i8[::1])])
+    ("queue", _i8[::1]), ("head", _i8), ("length", _i8), ("weight", _i8[::1]), ("chosen", _i8[::1])])
 
 
 @kernel
@@ -86,7 +87,7 @@ def _weights(policy, percents):
 
 @kernel
 def _enqueue(policy, eng, job):
-    policy.queue[policy.length] = job
+    policy.queue[policy.head + policy.length] = job
     policy.length += 1
 
 
@@ -118,10 +119,11 @@ def _adaptive_schedule(policy, eng):
         waiting -= 1
     size = partition_size(numerator, denominator, constants.f_num, constants.f_den, waiting,
                           running, constants.nearest)
-    length = policy.length
-    kept = 0
+    head, length = policy.head, policy.length
+    kept = 0  # jobs passed over (FPFS), moved to queue[head:head + kept]
+    examined = length
     for q in range(length):
-        job = queue[q]
+        job = queue[head + q]
         if constants.pmax_bpus:
             need, most = min(size, pmax[job]) * unit, procs + 1
         else:
@@ -130,11 +132,9 @@ def _adaptive_schedule(policy, eng):
             # FCFS, or no job fits: no idle processor, or (Pmax in BPUs) not even tau = 1
             if not constants.fpfs or idle_count == 0 \
                     or (constants.pmax_bpus and idle_weight < unit):
-                for r in range(q, length):  # the rest wait, in order
-                    queue[kept] = queue[r]
-                    kept += 1
+                examined = q  # the rest wait, in order, where they are
                 break
-            queue[kept] = job
+            queue[head + kept] = job
             kept += 1
             continue
         total_weight = 0
@@ -154,7 +154,13 @@ def _adaptive_schedule(policy, eng):
         running += 1
         size = partition_size(numerator, denominator, constants.f_num, constants.f_den,
                               waiting, running, constants.nearest)
-    policy.length = kept
+    # the jobs passed over close up to the ones not examined (a copy of the ones that
+    # waited, not of the whole queue: the queue's start moves instead)
+    started = examined - kept
+    for i in range(kept - 1, -1, -1):
+        queue[head + started + i] = queue[head + i]
+    policy.head = head + started
+    policy.length = length - started
 
 
 compiled_policy(AdaptiveState, _adaptive_schedule, submit=_enqueue, events_only=True)
@@ -179,6 +185,7 @@ def adaptive_run(submit, work, pmax, speed, speed_int, loads, equal_split, const
     policy.pmax = pmax
     policy.speed_int = speed_int
     policy.queue = np.empty(n, np.int64)
+    policy.head = 0
     policy.length = 0
     policy.weight = np.zeros(procs, np.int64)
     policy.chosen = np.zeros(procs, np.int64)
