@@ -68,7 +68,8 @@ class AdaptiveState(Record):
 
 ADAPTIVE_STATE = AdaptiveState([
     ("constants", ADAPTIVE_CONSTANTS), ("pmax", _i8[::1]), ("speed_int", _i8[::1]),
-    ("queue", _i8[::1]), ("head", _i8), ("length", _i8), ("weight", _i8[::1]), ("chosen", _i8[::1])])
+    ("queue", _i8[::1]), ("head", _i8), ("length", _i8), ("weight", _i8[::1]),
+    ("chosen", _i8[::1])])
 
 
 @kernel
