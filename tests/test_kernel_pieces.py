@@ -1,7 +1,7 @@
 """The compiled engine's pieces against their Python references, value for value: the
-availability profile (``schedsim.kernel.profile`` against ``Profile``), the SLACK
-placements, fair start and branch and bound (``schedsim.policies.compiled.slack``
-against ``SlackSelector``). Whole runs: ``tests/test_compiled_conformance.py``."""
+availability profile (``schedsim.kernel.profile`` against ``Profile``), the minimum tree
+(``schedsim.kernel.mintree`` against a scan), the SLACK placements, fair start and branch
+and bound (``schedsim.policies.compiled.slack`` against ``SlackSelector``). Whole runs: ``tests/test_compiled_conformance.py``."""
 
 from __future__ import annotations
 
@@ -312,3 +312,23 @@ def test_sets_that_leave_the_same_steps_with_other_free_processors_differ_after_
     for goal in ("G1", "G2"):
         assert_same_search(Profile(100.0, CAPACITY), jobs, [0.0, 0.0, 100.0],
                            [110.0, 100.0, 100.0], 2, goal, 5000)
+
+
+@settings(max_examples=200, deadline=None)
+@given(size=st.integers(1, 40), data=st.data())
+def test_the_minimum_tree_finds_what_a_scan_finds(size: int, data: st.DataObject) -> None:
+    """``kernel.mintree``: after any sequence of sets, the first position from ``start``
+    with a value at most ``limit`` is the one a plain scan finds."""
+    from schedsim.kernel import mintree
+
+    tree = mintree.new_tree(size)
+    values = [mintree.ABSENT] * size
+    for _ in range(data.draw(st.integers(0, 60))):
+        position = data.draw(st.integers(0, size - 1))
+        value = data.draw(st.one_of(st.just(mintree.ABSENT), st.integers(0, 9)))
+        mintree.set_value(tree, position, value)
+        values[position] = value
+        start = data.draw(st.integers(0, size + 2))
+        limit = data.draw(st.one_of(st.just(mintree.ABSENT - 1), st.integers(-1, 10)))
+        expected = next((p for p in range(start, size) if values[p] <= limit), -1)
+        assert mintree.first_at_most(tree, start, limit) == expected

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import typeof, types
 
-from schedsim.kernel import loop
+from schedsim.kernel import loop, mintree
 from schedsim.kernel.cache import kernel
 from schedsim.kernel.loop import compiled_policy, new_engine, start_on, track_processors
 from schedsim.kernel.records import Record, new, record_type
@@ -62,14 +62,14 @@ def partition_size(n_num, n_den, f_num, f_den, waiting, running, nearest):
 
 @record_type
 class AdaptiveState(Record):
-    """MAP, HAP, IHAP: the queue (``queue[head:head + length]``, arrival order), integer
-    speeds and per-call scratch."""
+    """MAP, HAP, IHAP: the queue (``waiting`` jobs; ``queue``: a minimum tree over the job
+    numbers, arrival order, holding each waiting job's Pmax), integer speeds and per-call
+    scratch."""
 
 
 ADAPTIVE_STATE = AdaptiveState([
     ("constants", ADAPTIVE_CONSTANTS), ("pmax", _i8[::1]), ("speed_int", _i8[::1]),
-    ("queue", _i8[::1]), ("head", _i8), ("length", _i8), ("weight", _i8[::1]),
-    ("chosen", _i8[::1])])
+    ("queue", _i8[::1]), ("waiting", _i8), ("weight", _i8[::1]), ("chosen", _i8[::1])])
 
 
 @kernel
@@ -88,8 +88,17 @@ def _weights(policy, percents):
 
 @kernel
 def _enqueue(policy, eng, job):
-    policy.queue[policy.head + policy.length] = job
-    policy.length += 1
+    mintree.set_value(policy.queue, job, policy.pmax[job])
+    policy.waiting += 1
+
+
+@kernel
+def _idle_order(weight, speed_int):
+    """The processors in the order idle ones are given out: (-w, -b, k)."""
+    procs = speed_int.shape[0]
+    keys = (weight.max() - weight) * (speed_int.max() + 1) * procs \
+        + (speed_int.max() - speed_int) * procs + np.arange(procs)
+    return np.argsort(keys)
 
 
 @kernel
@@ -105,9 +114,8 @@ def _adaptive_schedule(policy, eng):
         numerator, denominator = speed_int.sum(), constants.scale
     else:
         numerator, denominator = weight.sum(), unit
-    keys = (weight.max() - weight) * (speed_int.max() + 1) * procs \
-        + (speed_int.max() - speed_int) * procs + np.arange(procs)
-    order = np.argsort(keys)  # idle processors in the order (-w, -b, k)
+    order = policy.chosen  # the processors' order, made when a first job starts
+    ordered = False
     owner, queue, chosen, pmax = eng.owner, policy.queue, policy.chosen, policy.pmax
     idle_weight = 0
     idle_count = 0
@@ -115,16 +123,16 @@ def _adaptive_schedule(policy, eng):
         if owner[k] < 0:
             idle_weight += weight[k]
             idle_count += 1
-    waiting, running = policy.length, eng.n_running
+    waiting, running = policy.waiting, eng.n_running
     if not constants.sized_job_waits:
         waiting -= 1
     size = partition_size(numerator, denominator, constants.f_num, constants.f_den, waiting,
                           running, constants.nearest)
-    head, length = policy.head, policy.length
-    kept = 0  # jobs passed over (FPFS), moved to queue[head:head + kept]
-    examined = length
-    for q in range(length):
-        job = queue[head + q]
+    position = 0  # the queue in order: the jobs before this number were looked at
+    while True:
+        job = mintree.first_at_most(queue, position, mintree.ABSENT - 1)
+        if job < 0:
+            break
         if constants.pmax_bpus:
             need, most = min(size, pmax[job]) * unit, procs + 1
         else:
@@ -133,11 +141,20 @@ def _adaptive_schedule(policy, eng):
             # FCFS, or no job fits: no idle processor, or (Pmax in BPUs) not even tau = 1
             if not constants.fpfs or idle_count == 0 \
                     or (constants.pmax_bpus and idle_weight < unit):
-                examined = q  # the rest wait, in order, where they are
+                break  # the rest wait
+            # FPFS: the jobs are passed over up to the first that fits; with PS units
+            # short, that is one whose Pmax (in units, or processors) the idle ones cover
+            limit = idle_weight // unit if constants.pmax_bpus else idle_count
+            job = mintree.first_at_most(queue, job + 1, limit)
+            if job < 0:
                 break
-            queue[head + kept] = job
-            kept += 1
-            continue
+            if constants.pmax_bpus:
+                need = min(size, pmax[job]) * unit
+            else:
+                most = pmax[job]
+        if not ordered:
+            order = _idle_order(weight, speed_int)
+            ordered = True
         total_weight = 0
         count = 0
         for i in range(procs):
@@ -149,19 +166,15 @@ def _adaptive_schedule(policy, eng):
                 if total_weight >= need or count == most:
                     break
         start_on(eng, job, np.sort(chosen[:count]), count, 0)
+        mintree.set_value(queue, job, mintree.ABSENT)
+        policy.waiting -= 1
+        position = job + 1
         idle_weight -= total_weight
         idle_count -= count
         waiting -= 1
         running += 1
         size = partition_size(numerator, denominator, constants.f_num, constants.f_den,
                               waiting, running, constants.nearest)
-    # the jobs passed over close up to the ones not examined (a copy of the ones that
-    # waited, not of the whole queue: the queue's start moves instead)
-    started = examined - kept
-    for i in range(kept - 1, -1, -1):
-        queue[head + started + i] = queue[head + i]
-    policy.head = head + started
-    policy.length = length - started
 
 
 compiled_policy(AdaptiveState, _adaptive_schedule, submit=_enqueue, events_only=True)
@@ -185,9 +198,8 @@ def adaptive_run(submit, work, pmax, speed, speed_int, loads, equal_split, const
     policy.constants = constants
     policy.pmax = pmax
     policy.speed_int = speed_int
-    policy.queue = np.empty(n, np.int64)
-    policy.head = 0
-    policy.length = 0
+    policy.queue = mintree.new_tree(n)
+    policy.waiting = 0
     policy.weight = np.zeros(procs, np.int64)
     policy.chosen = np.zeros(procs, np.int64)
     loop.run(policy, eng)
