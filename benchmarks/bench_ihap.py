@@ -67,7 +67,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         workload = Path(tmp) / "workload.swf"
         began = time.perf_counter()
-        workload.write_text(generate(jobs, 1, params))
+        workload.write_text("".join(generate(jobs, 1, params)))
         print(f"workload: {jobs:,} jobs, utilization {args.utilization}, CVa {args.cva}, "
               f"CVs {args.cvs}; generated in {time.perf_counter() - began:.2f} s")
         print("| policy | whole process (s) | peak RSS (MB, largest so far) |")
