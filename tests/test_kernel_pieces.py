@@ -1,7 +1,8 @@
 """The compiled engine's pieces against their Python references, value for value: the
 availability profile (``schedsim.kernel.profile`` against ``Profile``), the minimum tree
 (``schedsim.kernel.mintree`` against a scan), the SLACK placements, fair start and branch
-and bound (``schedsim.policies.compiled.slack`` against ``SlackSelector``). Whole runs: ``tests/test_compiled_conformance.py``."""
+and bound (``schedsim.policies.compiled.slack`` against ``SlackSelector``). Whole runs:
+``tests/test_compiled_conformance.py``."""
 
 from __future__ import annotations
 
