@@ -92,6 +92,14 @@ def _enqueue(policy, eng, job):
     policy.waiting += 1
 
 
+@kernel(inline="always")
+def _cap(constants, size, pmax, unit, procs):
+    """(need, most) of a job: ``AdaptivePolicy.cap`` in integer weights."""
+    if constants.pmax_bpus:
+        return min(size, pmax) * unit, procs + 1
+    return size * unit, pmax
+
+
 @kernel
 def _idle_order(weight, speed_int):
     """The processors in the order idle ones are given out: (-w, -b, k)."""
@@ -133,10 +141,7 @@ def _adaptive_schedule(policy, eng):
         job = mintree.first_at_most(queue, position, mintree.ABSENT - 1)
         if job < 0:
             break
-        if constants.pmax_bpus:
-            need, most = min(size, pmax[job]) * unit, procs + 1
-        else:
-            need, most = size * unit, pmax[job]
+        need, most = _cap(constants, size, pmax[job], unit, procs)
         if idle_weight < need and idle_count < most:
             # FCFS, or no job fits: no idle processor, or (Pmax in BPUs) not even tau = 1
             if not constants.fpfs or idle_count == 0 \
@@ -148,10 +153,7 @@ def _adaptive_schedule(policy, eng):
             job = mintree.first_at_most(queue, job + 1, limit)
             if job < 0:
                 break
-            if constants.pmax_bpus:
-                need = min(size, pmax[job]) * unit
-            else:
-                most = pmax[job]
+            need, most = _cap(constants, size, pmax[job], unit, procs)
         if not ordered:
             order = _idle_order(weight, speed_int)
             ordered = True
