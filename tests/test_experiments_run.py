@@ -111,3 +111,21 @@ def test_benchmark_files_are_summed_by_family_and_reading(tmp_path: Path) -> Non
     assert "| hrf | default | 2 | 5.0 | 2.5 |" in rows
     assert "| hrf | x | 1 | 5.0 | 2.5 |" in rows
     assert rows[-1] == "| all | all | 4 | 11.0 | 5.5 |"
+
+
+@pytest.mark.parametrize("command, extra", [
+    ("run-point", ["--out", "run.parquet"]), ("generate", []),
+    ("aggregate", ["--out", "table.csv"]),
+    ("figure", ["--table", "t.csv", "--png", "f.png", "--pdf", "f.pdf"])])
+def test_a_spec_that_is_not_json_is_one_line_naming_the_option(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str,
+        extra: list[str]) -> None:
+    """A ``--spec`` that does not parse names ``--spec``, exits 2 and writes nothing."""
+    from schedsim.experiments.cli import main
+
+    args = [str(tmp_path / a) if "." in a else a for a in extra]
+    assert main([command, "--spec", "{bad", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"schedsim experiments {command}: error: --spec: not JSON")
+    assert "\n" not in err
+    assert list(tmp_path.iterdir()) == []

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
+from collections.abc import Callable
 from types import ModuleType
+from typing import TypeVar
 
+from schedsim.errors import InputError
 from schedsim.experiments import spec as specs
 from schedsim.experiments.family import get_family
 
 PLAN_COMMAND = "schedsim.experiments.commands.plan"
+Spec = TypeVar("Spec")
 
 
 def add_spec_arguments(parser: argparse.ArgumentParser, point: bool) -> None:
@@ -31,21 +36,30 @@ def _by_hand() -> ModuleType:
     return importlib.import_module(PLAN_COMMAND)
 
 
+def _from_json(read: Callable[[str], Spec], text: str) -> Spec:
+    try:
+        return read(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"--spec: not JSON ({err}); the workflow passes the spec as "
+                         "canonical JSON, by hand give --config with names") from None
+
+
 def point_spec(args: argparse.Namespace) -> specs.PointSpec:
     if args.spec:
-        return specs.point_from_json(args.spec)
+        return _from_json(specs.point_from_json, args.spec)
     return _by_hand().point_of(args)
 
 
 def batch_spec(args: argparse.Namespace) -> specs.WorkloadBatch:
     if args.spec:
-        return specs.batch_from_json(args.spec)
+        return _from_json(specs.batch_from_json, args.spec)
     return _by_hand().batch_of(args)
 
 
 def target_spec(args: argparse.Namespace) -> specs.TargetSpec:
     """The target, with its family's module imported (which registers its derived and
     example functions)."""
-    spec = specs.target_from_json(args.spec) if args.spec else _by_hand().target_of(args)
+    spec = (_from_json(specs.target_from_json, args.spec) if args.spec
+            else _by_hand().target_of(args))
     get_family(spec.family, spec.module or None)
     return spec
