@@ -13,17 +13,21 @@ a double), so ``x * 2**-48`` reproduces it bit for bit.
 
 This is the generator of the reference program ``m_lublin99.c`` (workload notes,
 sec. 1.2), so the Lublin generator needs it to reproduce the reference output.
-The hot paths (:meth:`Drand48.random` and :meth:`Drand48.sum_log`) keep the
-state in a local variable and do no other work.
+
+The mechanism is written once, as compiled functions over the 48-bit state
+(:func:`lcg_next`, :func:`lcg_sum_log`): the Lublin draws
+(:mod:`schedsim.workloads.lublin_draws`) run them compiled, and :class:`Drand48`
+calls them on its state, :func:`lcg_next` interpreted (a compiled call from Python
+costs more than the step). Compiled, the state is an int64 whose products wrap
+modulo 2^64, a multiple of 2^48, so the masked state is the same as with Python's
+exact integers; ``log`` is the C library's in both.
 """
 
 from __future__ import annotations
 
-from functools import reduce
 from math import log
-from operator import add
 
-import numpy as np
+from schedsim.kernel.cache import kernel
 
 MULTIPLIER = 0x5DEECE66D
 INCREMENT = 0xB
@@ -31,31 +35,34 @@ MASK_48 = (1 << 48) - 1
 SEED_LOW_BITS = 0x330E
 SCALE = 2.0**-48
 
-# sum_log() steps this many states at once with numpy (jump-ahead tables) when the
-# count is at least VECTOR_MIN; below that a plain loop is faster.
-VECTOR_BLOCK = 512
-VECTOR_MIN = 24
-
 
 def seed_state(seed: int) -> int:
     """The 48-bit state that ``srand48(seed)`` sets: (low 32 bits of seed) << 16 | 0x330E."""
     return ((seed & 0xFFFFFFFF) << 16) | SEED_LOW_BITS
 
 
-def jump_tables(length: int) -> tuple[np.ndarray, np.ndarray]:
-    """(a_k, c_k) for k = 1..length with X_{n+k} = (a_k * X_n + c_k) mod 2^48."""
-    multipliers, increments = [], []
-    a_k, c_k = 1, 0
-    for _ in range(length):
-        a_k = (a_k * MULTIPLIER) & MASK_48
-        c_k = (c_k * MULTIPLIER + INCREMENT) & MASK_48
-        multipliers.append(a_k)
-        increments.append(c_k)
-    return np.array(multipliers, dtype=np.uint64), np.array(increments, dtype=np.uint64)
+@kernel
+def lcg_next(state: int) -> int:
+    """The state after ``state``: (a * X + c) mod 2^48; ``drand48()`` is it times 2^-48."""
+    return (state * MULTIPLIER + INCREMENT) & MASK_48
 
 
-_JUMP_A, _JUMP_C = jump_tables(VECTOR_BLOCK)
-_MASK_U64 = np.uint64(MASK_48)
+@kernel
+def lcg_sum_log(state: int, count: int) -> tuple[float, int]:
+    """(sum of log(drand48()) over the next ``count`` draws, the state after them).
+
+    The logs are added left to right from 0.0, as the C loop ``acc += log(u)`` of the
+    reference does, so the sum is bit-identical to it. A zero draw (probability 2^-48)
+    adds ``-inf``, as in C (interpreted, ``math.log`` raises ValueError instead).
+    """
+    acc = 0.0
+    for _ in range(count):
+        state = lcg_next(state)
+        acc += log(state * SCALE)
+    return acc, state
+
+
+_step = lcg_next.py_func
 
 
 class Drand48:
@@ -68,44 +75,18 @@ class Drand48:
 
     def random(self) -> float:
         """The next value in [0, 1), exactly as ``drand48()``."""
-        self.state = x = (self.state * MULTIPLIER + INCREMENT) & MASK_48
+        self.state = x = _step(self.state)
         return x * SCALE
 
     def sum_log(self, count: int) -> float:
-        """``sum(log(drand48()) for _ in range(count))`` added left to right.
-
-        The sum is accumulated in the same order as a C loop ``acc += log(u)``, so
-        the result is bit-identical to it. A zero draw (probability 2^-48 per draw)
-        gives ``-inf`` in C; here it raises ``ValueError`` from ``math.log``.
-        Long sums compute the states with numpy (uint64 arithmetic wraps modulo
-        2^64, a multiple of 2^48) but keep ``math.log`` and the left-to-right sum.
-        """
-        if count >= VECTOR_MIN:
-            return self._sum_log_vector(count)
-        x = self.state
-        acc = 0.0
-        for _ in range(count):
-            x = (x * MULTIPLIER + INCREMENT) & MASK_48
-            acc += log(x * SCALE)
-        self.state = x
-        return acc
-
-    def _sum_log_vector(self, count: int) -> float:
-        acc = 0.0
-        x = self.state
-        while count > 0:
-            block = min(count, VECTOR_BLOCK)
-            states = (_JUMP_A[:block] * np.uint64(x) + _JUMP_C[:block]) & _MASK_U64
-            acc = reduce(add, map(log, (states * SCALE).tolist()), acc)
-            x = int(states[-1])
-            count -= block
-        self.state = x
+        """``sum(log(drand48()) for _ in range(count))``, added left to right."""
+        acc, self.state = lcg_sum_log(self.state, count)
         return acc
 
     def uniform_ints(self, count: int) -> list[int]:
         """The next ``count`` raw 48-bit states (for tests and diagnostics)."""
         out = []
         for _ in range(count):
-            self.state = (self.state * MULTIPLIER + INCREMENT) & MASK_48
+            self.state = _step(self.state)
             out.append(self.state)
         return out

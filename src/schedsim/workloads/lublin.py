@@ -14,9 +14,12 @@ the job lines are identical to the reference output:
   probability ``pow2_prob`` (:func:`lublin_size`);
 * runtime (Lublin paper, sec. 4): ln(runtime) ~ hyper-gamma(a1, b1, a2, b2, p) with
   p = pa * nodes + pb clipped to [0, 1] (:func:`lublin_runtime`);
-* gamma variates as in Jain (1991), ch. 28 (:func:`gamma_variate`), and the gamma
-  CDF by the series / continued fraction of Numerical Recipes, ch. 6 (:func:`gamma_cdf`);
+* gamma variates as in Jain (1991), ch. 28, and the gamma CDF by the series /
+  continued fraction of Numerical Recipes, ch. 6 (:func:`gamma_cdf`);
 * all uniforms from ``drand48`` seeded with ``srand48(seed)``.
+
+The draws that cost (gamma variates, runtimes, arrivals) are compiled, once, in
+:mod:`schedsim.workloads.lublin_draws`; this module calls them on the stream's state.
 
 Parameter names are the reference ``#define`` names in lower case. The typeless
 ("whole sample") set has plain names (``aarr``, ``a1``, ``serial_prob``); the typed
@@ -28,26 +31,32 @@ prints them as the reference does, and the model registers as ``lublin99``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from math import ceil, exp, lgamma, log
 from typing import Any, NamedTuple
+
+import numpy as np
 
 from schedsim.errors import InputError
 from schedsim.jobs import BATCH, Job
 from schedsim.params import ParamSpec, parse_params
 from schedsim.workloads.base import WorkloadModel, register, text_pieces
 from schedsim.workloads.drand48 import Drand48
+from schedsim.workloads.lublin_draws import (
+    BUCKETS,
+    arrival_times,
+    hyper_gamma_runtimes,
+)
 
 MODEL_NAME = "lublin99"
 
-# Reference constants of m_lublin99.c (workload notes, sec. 1.3).
-BUCKETS = 48
-SECONDS_IN_BUCKET = 1800
+# Reference constants of m_lublin99.c (workload notes, sec. 1.3); BUCKETS and
+# SECONDS_IN_BUCKET are the compiled draws'.
 HOURS_IN_DAY = 24
 ITER_MAX = 1000  # gamma CDF iterations (Numerical Recipes, ch. 6)
 EPS = 1e-10  # gamma CDF relative accuracy
-MAX_REJECTIONS = 100_000  # guard against a cap that rejects (almost) every draw
 
 INTERACTIVE_QUEUE = 0  # reference type ACTIVE, SWF queue 0
 BATCH_QUEUE = 1  # reference type BATCH, SWF queue 1
@@ -166,35 +175,6 @@ def type_params(values: Mapping[str, Any], suffix: str) -> TypeParams:
 # --------------------------------------------------------------------------------------
 
 
-def gamma_variate(rng: Drand48, shape: float, scale: float) -> float:
-    """Gamma(shape, scale) as in m_lublin99.c: integer part as a sum of exponentials,
-    fractional part d as Beta(d, 1 - d) x Exp(1) (Jain 1991, ch. 28).
-
-    Draw order: ``floor(shape)`` uniforms, then the beta rejection pairs, then one
-    uniform for the exponential.
-    """
-    whole = int(shape)
-    value = 0.0
-    if shape >= 1:
-        value += -rng.sum_log(whole) * scale
-    fraction = shape - whole
-    if fraction > 0:
-        value += scale * beta_below_one(rng, fraction, 1 - fraction) * -log(rng.random())
-    return value
-
-
-def beta_below_one(rng: Drand48, alpha: float, beta: float) -> float:
-    """Beta(alpha, beta) for alpha, beta < 1 by rejection (Jain 1991, ch. 28)."""
-    inv_alpha = 1 / alpha
-    inv_beta = 1 / beta
-    draw = rng.random
-    while True:
-        x = draw() ** inv_alpha
-        y = draw() ** inv_beta
-        if x + y <= 1:
-            return x / (x + y)
-
-
 def gamma_cdf(x: float, shape: float, scale: float) -> float:
     """The gamma(shape, scale) CDF at x: regularized lower incomplete gamma P(shape, x/scale).
 
@@ -273,16 +253,18 @@ def lublin_runtime(rng: Drand48, runtime: RuntimeParams, nodes: float, cap: floa
     p = pa * nodes + pb clipped to [0, 1] is the probability of gamma(a1, b1)
     (Lublin paper, sec. 4); the result is ``int(exp(hg))`` as in the reference.
     """
-    p = runtime.pa * nodes + runtime.pb
-    p = 1.0 if p > 1 else (0.0 if p < 0 else p)
-    for _ in range(MAX_REJECTIONS):
-        if rng.random() <= p:
-            log_runtime = gamma_variate(rng, runtime.a1, runtime.b1)
-        else:
-            log_runtime = gamma_variate(rng, runtime.a2, runtime.b2)
-        if log_runtime <= cap:
-            return int(exp(log_runtime))
-    raise InputError(f"too_much_time={cap} rejects almost every runtime draw; raise it")
+    return int(lublin_runtimes(rng, runtime, [nodes], cap)[0])
+
+
+def lublin_runtimes(rng: Drand48, runtime: RuntimeParams, nodes: Sequence[float],
+                    cap: float) -> np.ndarray:
+    """:func:`lublin_runtime` for each job of ``nodes`` in turn (int64 seconds)."""
+    seconds, rng.state = hyper_gamma_runtimes(rng.state, np.array(nodes, dtype=np.float64),
+                                              runtime.pa, runtime.pb, runtime.a1, runtime.b1,
+                                              runtime.a2, runtime.b2, cap)
+    if len(seconds) and seconds[-1] < 0:
+        raise InputError(f"too_much_time={cap} rejects almost every runtime draw; raise it")
+    return seconds
 
 
 # --------------------------------------------------------------------------------------
@@ -291,6 +273,12 @@ def lublin_runtime(rng: Drand48, runtime: RuntimeParams, nodes: float, cap: floa
 
 
 def daily_weights(anum: float, bnum: float, cyclic_day_start: int) -> list[float]:
+    """:func:`_daily_weights` as a list (the weights are computed once per parameters)."""
+    return list(_daily_weights(anum, bnum, cyclic_day_start))
+
+
+@lru_cache(maxsize=64)
+def _daily_weights(anum: float, bnum: float, cyclic_day_start: int) -> tuple[float, ...]:
     """Relative arrival rate of each half-hour bucket (bucket 0 = 00:00), mean 1.
 
     Bucket (i - 1) mod 48 gets G(i + 0.5) - G(i - 0.5) for i = cyclic_day_start ..
@@ -305,25 +293,22 @@ def daily_weights(anum: float, bnum: float, cyclic_day_start: int) -> list[float
     mean = total / BUCKETS
     if not mean > 0:
         raise InputError(f"anum={anum}, bnum={bnum}: the daily cycle has no weight in any bucket")
-    return [w / mean for w in weights]
+    return tuple(w / mean for w in weights)
 
 
 class ArrivalClock:
     """The arrival process of one job type (``calc_next_arrive`` of the reference).
 
-    ``time`` is the next arrival in whole seconds. Each :meth:`advance` draws
-    g ~ gamma(shape, scale) (redrawn while g > ``cap``), adds e^g / 1800 points,
-    pays the weight of every bucket the points cover (1800 s each) and keeps the
-    fractional remainder, exactly as the reference, including the truncation of the
-    accumulated time to an integer after every step.
+    ``time`` is the next arrival in whole seconds; :meth:`advance` moves it on by one
+    arrival, :meth:`arrivals` by many, with the compiled
+    :func:`~schedsim.workloads.lublin_draws.arrival_times` (which says how).
     """
 
     __slots__ = ("bucket", "cap", "points", "remainder", "scale", "shape", "time", "weights")
 
-    def __init__(
-        self, weights: list[float], shape: float, scale: float, cap: float, start_hour: int
-    ) -> None:
-        self.weights = weights
+    def __init__(self, weights: Sequence[float], shape: float, scale: float, cap: float,
+                 start_hour: int) -> None:
+        self.weights = np.array(weights, dtype=np.float64)
         self.shape = shape
         self.scale = scale
         self.cap = cap
@@ -336,33 +321,22 @@ class ArrivalClock:
     def for_params(
         cls, arrival: ArrivalParams, cap: float, start_hour: int, cyclic_day_start: int
     ) -> ArrivalClock:
-        weights = daily_weights(arrival.anum, arrival.bnum, cyclic_day_start)
+        weights = _daily_weights(arrival.anum, arrival.bnum, cyclic_day_start)
         return cls(weights, arrival.aarr * arrival.arar, arrival.barr, cap, start_hour)
 
     def advance(self, rng: Drand48) -> None:
         """Move ``time`` to the next arrival of this type."""
-        log_gap = self._draw_log_gap(rng)
-        weights = self.weights
-        bucket = self.bucket
-        points = self.points + exp(log_gap) / SECONDS_IN_BUCKET
-        gap = 0.0
-        while points > weights[bucket]:
-            points -= weights[bucket]
-            bucket = (bucket + 1) % BUCKETS
-            gap += SECONDS_IN_BUCKET
-        new_remainder = points / weights[bucket]
-        gap += SECONDS_IN_BUCKET * (new_remainder - self.remainder)
-        self.remainder = new_remainder
-        self.points = points
-        self.bucket = bucket
-        self.time = int(self.time + gap)
+        self.arrivals(rng, 1)
 
-    def _draw_log_gap(self, rng: Drand48) -> float:
-        for _ in range(MAX_REJECTIONS):
-            log_gap = gamma_variate(rng, self.shape, self.scale)
-            if log_gap <= self.cap:
-                return log_gap
-        raise InputError(f"too_much_arrive_time={self.cap} rejects almost every arrival draw")
+    def arrivals(self, rng: Drand48, count: int) -> np.ndarray:
+        """The next ``count`` arrival times (s, int64); ``time`` is the last of them."""
+        times, rng.state, self.bucket, self.points, self.remainder, self.time = arrival_times(
+            rng.state, count, self.weights, self.shape, self.scale, self.cap, self.bucket,
+            self.points, self.remainder, self.time)
+        if len(times) < count:
+            raise InputError(f"too_much_arrive_time={self.cap} rejects almost every arrival "
+                             f"draw; raise it")
+        return times
 
 
 # --------------------------------------------------------------------------------------

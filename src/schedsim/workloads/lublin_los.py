@@ -49,7 +49,7 @@ from schedsim.workloads.lublin import (
     ArrivalParams,
     RuntimeParams,
     changed_params,
-    lublin_runtime,
+    lublin_runtimes,
 )
 
 MODEL_NAME = "lublin-los"
@@ -201,11 +201,7 @@ def draw_arrivals(rng: Drand48, jobs: int, config: LosConfig) -> list[int]:
     """Submit times (s) from the Lublin arrival process with the paper's Table II constants."""
     clock = ArrivalClock.for_params(config.arrival, config.too_much_arrive_time,
                                     config.start_hour, config.cyclic_day_start)
-    times = []
-    for _ in range(jobs):
-        clock.advance(rng)
-        times.append(clock.time)
-    return times
+    return clock.arrivals(rng, jobs).tolist()
 
 
 def draw_size(rng: Drand48, config: LosConfig) -> int:
@@ -223,12 +219,10 @@ def draw_sizes_and_runtimes(
     size_rng: Drand48, runtime_rng: Drand48, jobs: int, config: LosConfig
 ) -> list[tuple[int, int]]:
     """(processors, runtime s) per job; p = pa * s + pb (Table I), s per ``p_size_unit``."""
-    out = []
-    for _ in range(jobs):
-        procs = draw_size(size_rng, config)
-        s = procs // config.unit if config.p_in_units else procs
-        out.append((procs, lublin_runtime(runtime_rng, config.runtime, s, config.too_much_time)))
-    return out
+    sizes = [draw_size(size_rng, config) for _ in range(jobs)]
+    s = [procs // config.unit for procs in sizes] if config.p_in_units else sizes
+    runtimes = lublin_runtimes(runtime_rng, config.runtime, s, config.too_much_time)
+    return list(zip(sizes, runtimes.tolist(), strict=True))
 
 
 def exponential_seconds(rng: Drand48, mean: float) -> int:
