@@ -273,17 +273,18 @@ def lublin_runtimes(rng: Drand48, runtime: RuntimeParams, nodes: Sequence[float]
 
 
 def daily_weights(anum: float, bnum: float, cyclic_day_start: int) -> list[float]:
-    """:func:`_daily_weights` as a list (the weights are computed once per parameters)."""
-    return list(_daily_weights(anum, bnum, cyclic_day_start))
-
-
-@lru_cache(maxsize=64)
-def _daily_weights(anum: float, bnum: float, cyclic_day_start: int) -> tuple[float, ...]:
     """Relative arrival rate of each half-hour bucket (bucket 0 = 00:00), mean 1.
 
     Bucket (i - 1) mod 48 gets G(i + 0.5) - G(i - 0.5) for i = cyclic_day_start ..
     cyclic_day_start + 47, where G is the gamma(anum, bnum) CDF in bucket units.
     """
+    return list(_daily_weights(anum, bnum, cyclic_day_start))
+
+
+@lru_cache(maxsize=64)
+def _daily_weights(anum: float, bnum: float, cyclic_day_start: int) -> tuple[float, ...]:
+    """:func:`daily_weights`, computed once per parameters (each probe of the LOS load
+    calibration starts a clock)."""
     weights = [0.0] * BUCKETS
     total = 0.0
     for i in range(cyclic_day_start, cyclic_day_start + BUCKETS):
