@@ -52,8 +52,8 @@ from schedsim.workloads.lublin_draws import (
 
 MODEL_NAME = "lublin99"
 
-# Reference constants of m_lublin99.c (workload notes, sec. 1.3); BUCKETS and
-# SECONDS_IN_BUCKET are the compiled draws'.
+# Reference constants of m_lublin99.c (workload notes, sec. 1.3); the daily cycle's
+# BUCKETS and SECONDS_IN_BUCKET are lublin_draws'.
 HOURS_IN_DAY = 24
 ITER_MAX = 1000  # gamma CDF iterations (Numerical Recipes, ch. 6)
 EPS = 1e-10  # gamma CDF relative accuracy
