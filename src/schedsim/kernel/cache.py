@@ -16,16 +16,38 @@ package's ``__pycache__/compiled/<code version>/`` or, where the package is not
 writable, under ``$XDG_CACHE_HOME/schedsim`` (``~/.cache/schedsim``);
 ``SCHEDSIM_CACHE_DIR`` sets the root explicitly. Old versions' directories are left in
 place (a running process may still use one); removing the root is always safe.
+
+Saving is one step per directory. numba's own save (``IndexDataCacheFile.save``) reads
+a function's index, takes the first data-file number the index does not name, writes
+the index and then the data file, with no lock: two processes saving overloads of one
+function at once (two jobs of the workflow compiling a fresh code version do) can both
+take the same number, and the index can then name, for one signature, a data file that
+holds another signature's machine code (numba issues 4807 and 10128). Signatures that
+differ only in array layout or record type have the same machine-level ABI, so loading
+that would run the wrong code silently. Every save into a directory of this module
+(every cache file numba makes there: the kernels and the ``overload`` functions with
+``cache`` in their ``jit_options``) therefore holds the directory's exclusive lock
+(``fcntl.flock`` on its :data:`LOCK_FILE`) from reading the index to writing it, and
+writes the data file before the index entry that names it. Readers take no lock: both
+files are replaced whole (numba writes a temporary file and renames it), an index names
+only data files written before it, and a number, once in the index, is never given to
+another signature (numba empties an index only when a dispatcher is recompiled, which
+the package never does), so a reader never pairs an entry with a missing or foreign data file.
+Saves into other directories (numba code outside the package) are numba's, unchanged.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import hashlib
+import itertools
 import os
 import re
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +63,11 @@ MARKER = "schedsim.kernel.cache"  # a module importing this defines compiled fun
 _IMPORT = re.compile(r"^\s*(?:from\s+(schedsim(?:\.\w+)*)\s+import\s+([^#\n]+)"
                      r"|import\s+(schedsim(?:\.\w+)*))", re.MULTILINE)
 
+
+LOCK_FILE = "saving.lock"
+"""The file of a cache directory whose ``flock`` a save holds."""
+
+_LOCKED_DIRECTORIES: set[str] = set()  # what cache_dir() gave numba in this process
 
 KERNELS: list[Any] = []
 """Every compiled function of the package, in the order they were declared."""
@@ -149,6 +176,7 @@ def cache_dir() -> Path:
         except OSError as err:
             failures.append(f"{path}: {err.strerror or err}")
             continue
+        _LOCKED_DIRECTORIES.add(str(path))
         return path
     raise OSError("no writable directory for compiled code: " + "; ".join(failures))
 
@@ -180,3 +208,42 @@ class _CodeVersionLocator(caching._CacheLocator):
 
 if _CodeVersionLocator not in _CACHE_IMPL._locator_classes:
     _CACHE_IMPL._locator_classes.insert(0, _CodeVersionLocator)
+
+
+@contextlib.contextmanager
+def saving_lock(directory: str | Path) -> Iterator[None]:
+    """Hold the exclusive lock of a cache directory, waiting while another process (or
+    another open of the lock file) holds it."""
+    descriptor = os.open(os.path.join(directory, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
+
+
+_NUMBA_SAVE = getattr(caching.IndexDataCacheFile.save, "__wrapped__",
+                      caching.IndexDataCacheFile.save)
+
+
+@functools.wraps(_NUMBA_SAVE)
+def _save_entry(self: caching.IndexDataCacheFile, key: Any, data: Any) -> None:
+    """numba's ``IndexDataCacheFile.save``, as one step under the directory's lock and
+    with the data file written before the index names it, in :func:`cache_dir`;
+    numba's own elsewhere."""
+    if self._cache_path not in _LOCKED_DIRECTORIES:
+        _NUMBA_SAVE(self, key, data)
+        return
+    with saving_lock(self._cache_path):
+        overloads = self._load_index()
+        data_name = overloads.get(key)
+        if data_name is None:
+            taken = set(overloads.values())
+            numbered = (self._data_name(number) for number in itertools.count(1))
+            data_name = next(name for name in numbered if name not in taken)
+        self._save_data(data_name, data)
+        if overloads.get(key) != data_name:
+            self._save_index({**overloads, key: data_name})
+
+
+caching.IndexDataCacheFile.save = _save_entry
