@@ -75,12 +75,21 @@ def place_queue(times, free, n, sizes, estimates, not_before):
     m = len(sizes)
     work_times, work_free = grown(times, free, n, 2 * m + 2)
     starts = np.empty(m, np.float64)
-    for p in range(m):
+    n = _place_in_order(work_times, work_free, n, sizes, estimates, not_before, starts)
+    return starts, work_times, work_free, n
+
+
+@kernel(_nrt=False)
+def _place_in_order(work_times, work_free, n, sizes, estimates, not_before, starts):
+    """:func:`place_queue` on a profile with room: ``starts`` filled; steps in use.
+    Compiled without reference counting, as every function here that only borrows
+    arrays (a search calls them per node: numba's counting was most of its time)."""
+    for p in range(len(sizes)):
         start = earliest(work_times, work_free, n, sizes[p], estimates[p], not_before)[0]
         _, _, n = reserve(work_times, work_free, n, start, start + estimates[p], sizes[p],
                           -1, -1)
         starts[p] = start
-    return starts, work_times, work_free, n
+    return n
 
 
 @kernel
@@ -95,7 +104,17 @@ def compress_queue(times, free, n, sizes, estimates, previous, not_before, keep)
     m = len(sizes)
     work_times, work_free = grown(times, free, n, 4 * m + 2)
     starts = np.empty(m, np.float64)
-    previous = previous.copy()
+    n, fitted = _compress_in_place(work_times, work_free, n, sizes, estimates,
+                                   previous.copy(), not_before, keep, starts)
+    return starts, work_times, work_free, n, fitted
+
+
+@kernel(_nrt=False)
+def _compress_in_place(work_times, work_free, n, sizes, estimates, previous, not_before,
+                       keep, starts):
+    """:func:`compress_queue` on a profile with room, ``previous`` a copy it may change:
+    ``starts`` filled; (steps in use, whether the held reservations fitted)."""
+    m = len(sizes)
     for p in range(m):
         if previous[p] < not_before:
             # a slot in the past is no reservation; in a kept plan it is now
@@ -107,7 +126,7 @@ def compress_queue(times, free, n, sizes, estimates, previous, not_before, keep)
     if not keep:
         for i in range(n):
             if work_free[i] < 0:
-                return starts, work_times, work_free, n, False
+                return n, False
     for p in range(m):
         if not np.isnan(previous[p]):
             if keep:
@@ -119,7 +138,7 @@ def compress_queue(times, free, n, sizes, estimates, previous, not_before, keep)
         _, _, n = reserve(work_times, work_free, n, start, start + estimates[p], sizes[p],
                           -1, -1)
         starts[p] = start
-    return starts, work_times, work_free, n, True
+    return n, True
 
 
 @kernel
@@ -137,12 +156,18 @@ def compress(times, free, n, sizes, estimates, previous, clock, keep):
 @kernel
 def reserve_all(times, free, n, starts, sizes, estimates):
     """The profile with every job reserved at its given start."""
-    m = len(sizes)
-    work_times, work_free = grown(times, free, n, 2 * m + 2)
-    for p in range(m):
+    work_times, work_free = grown(times, free, n, 2 * len(sizes) + 2)
+    return work_times, work_free, _reserve_each(work_times, work_free, n, starts, sizes,
+                                                estimates)
+
+
+@kernel(_nrt=False)
+def _reserve_each(work_times, work_free, n, starts, sizes, estimates):
+    """:func:`reserve_all` on a profile with room; steps in use."""
+    for p in range(len(sizes)):
         _, _, n = reserve(work_times, work_free, n, starts[p], starts[p] + estimates[p],
                           sizes[p], -1, -1)
-    return work_times, work_free, n
+    return n
 
 
 @kernel
@@ -184,7 +209,7 @@ def _place_unchosen(work_times, work_free, n, now, sizes, estimates, bounds, cho
     return n, True
 
 
-@kernel
+@kernel(_nrt=False)
 def _metrics(capacity, busy, fair, starts, first):
     """(U, OU, SU) of a placement that passed the slack check, OU and SU over the jobs
     from ``first`` on (0 without jobs)."""
@@ -199,7 +224,7 @@ def _metrics(capacity, busy, fair, starts, first):
     return busy / capacity, late / count, early / count
 
 
-@kernel
+@kernel(_nrt=False)
 def _check_window(times, free, n, work_times, work_free, now, capacity, free_now, sizes,
                   estimates, bounds, chosen, starts, window, place_window):
     """The slack check of the set ``chosen`` up to the end of the window: the profile
@@ -207,8 +232,9 @@ def _check_window(times, free, n, work_times, work_free, now, capacity, free_now
     placed, their starts NaN, unless ``place_window``). (steps in use, whether every
     re-placed job kept its bound, processors busy with the set started); ``starts``
     filled up to ``window``."""
-    work_times[:n] = times[:n]
-    work_free[:n] = free[:n]
+    for i in range(n):
+        work_times[i] = times[i]
+        work_free[i] = free[i]
     busy = capacity - free_now
     for p in range(window):
         if chosen[p]:
@@ -234,7 +260,7 @@ def _check_window(times, free, n, work_times, work_free, now, capacity, free_now
 # profile to an entry; an entry's profile is stored (times as their bits, then the free
 # processors) so that a match is checked exactly.
 
-@kernel
+@kernel(_nrt=False)
 def _fingerprint(bits, free, n):
     """A hash of the profile ``(bits, free)`` of ``n`` steps (``bits``: the times' bits)."""
     h = np.int64(n)
@@ -333,7 +359,7 @@ def _tail_add(table, slot, key, bits, free, n, passed, starts, first):
         table.slots = slots
 
 
-@kernel
+@kernel(_nrt=False)
 def _better(goal_g1, u, ou, su, best_u, best_ou, best_su):
     if goal_g1:
         if ou != best_ou:
