@@ -49,7 +49,7 @@ def make_room(eng, entries):
     eng.heap_time, eng.heap_key, eng.heap_job = times, keys, jobs
 
 
-@kernel
+@kernel(_nrt=False)
 def push(times, keys, jobs, size, time, key, job):
     """Add an entry to a heap of ``size`` entries with room for it; returns the size."""
     i = size
@@ -67,7 +67,7 @@ def push(times, keys, jobs, size, time, key, job):
     return size + 1
 
 
-@kernel
+@kernel(_nrt=False)
 def pop(times, keys, jobs, size):
     """Remove the first entry (read it at index 0 before); returns the size."""
     size -= 1
@@ -78,7 +78,7 @@ def pop(times, keys, jobs, size):
     return size
 
 
-@kernel
+@kernel(_nrt=False)
 def _sift_down(times, keys, jobs, size, i):
     """Move the entry at ``i`` down a heap of ``size`` entries to its place."""
     while True:
@@ -94,7 +94,7 @@ def _sift_down(times, keys, jobs, size, i):
         i = low
 
 
-@kernel
+@kernel(_nrt=False)
 def drop(times, keys, jobs, size, live_key, state, running):
     """Remove the completion entries that are no longer their job's current one (the job
     was re-timed, or no longer runs); keeps every other entry; returns the size. The

@@ -29,7 +29,7 @@ def new_tree(n):
     return np.full(2 * leaves, ABSENT, np.int64)
 
 
-@kernel
+@kernel(_nrt=False)
 def set_value(tree, position, value):
     """``position`` holds ``value`` (:data:`ABSENT`: nothing)."""
     node = len(tree) // 2 + position
@@ -40,7 +40,7 @@ def set_value(tree, position, value):
         node //= 2
 
 
-@kernel
+@kernel(_nrt=False)
 def first_at_most(tree, start, limit):
     """The first position from ``start`` on whose value is at most ``limit``, or -1."""
     leaves = len(tree) // 2
