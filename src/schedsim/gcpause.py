@@ -21,5 +21,6 @@ def gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        gc.freeze()  # what the block built is never traversed again: no cycles in it
         if enabled:
             gc.enable()

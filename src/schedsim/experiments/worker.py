@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import gc
 import importlib
 import json
 import os
@@ -187,6 +188,9 @@ class Worker:
         sys.stdout.flush()
         sys.stderr.flush()
         inherited = [key.fd for key in selector.get_map().values()]
+        # the package and its libraries, imported here, are never traversed by a child's
+        # garbage collections (nor copied on write by them)
+        gc.freeze()
         pid = os.fork()
         if pid == 0:
             for fd in [*inherited, connection.fileno()]:
