@@ -73,8 +73,14 @@ class Schedule:
         return [] if math.isnan(start) else [(start, self.end[index])]
 
     def busy_time(self, index: int) -> float:
-        """Seconds job ``index`` spent running (sum of its segments)."""
-        return sum(end - start for start, end in self.segments(index))
+        """Seconds job ``index`` spent running (sum of its segments, left to right)."""
+        runs = self.split.get(index)
+        if runs is None:
+            return sum(end - start for start, end in self.segments(index))
+        total = 0
+        for start, end, _ in runs:  # (a suspended job's many segments: no lists made)
+            total += end - start
+        return total
 
 
 def validate_schedule(schedule: Schedule) -> None:
