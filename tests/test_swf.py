@@ -130,3 +130,22 @@ def test_reading_pauses_the_collector_and_restores_it(tmp_path: Path) -> None:
         assert not gc.isenabled()  # a collector that was off stays off
     finally:
         gc.enable()
+
+
+def test_a_command_process_freezes_what_readers_built(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import gc
+
+    from schedsim import gcpause
+
+    def built_then_frozen() -> int:
+        gc.unfreeze()
+        with gcpause.gc_paused():
+            kept = [[index] for index in range(1000)]  # noqa: F841
+        count = gc.get_freeze_count()
+        gc.unfreeze()
+        return count
+
+    monkeypatch.setattr(gcpause, "_freezing", False)
+    assert built_then_frozen() == 0  # a library caller's objects stay collectable
+    gcpause.freeze_what_is_built()  # what `schedsim.experiments` does before a command
+    assert built_then_frozen() >= 1000

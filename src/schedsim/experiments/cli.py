@@ -34,6 +34,7 @@ from typing import NoReturn
 
 from schedsim.atomic import run_stopping_on_signals
 from schedsim.errors import InputError
+from schedsim.gcpause import freeze_what_is_built
 
 # command -> its one-line help, in the order --help lists them
 COMMANDS = {
@@ -83,6 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # of its own that take a value)
     command = next((word for word in argv if not word.startswith("-")), None)
     args = build_parser(command if command in COMMANDS else None).parse_args(argv)
+    freeze_what_is_built()  # one command, then the process ends
     try:
         run = command_module(args.command).run
         return run_stopping_on_signals(f"schedsim experiments {args.command}",
