@@ -47,6 +47,7 @@ from schedsim.workloads.drand48 import Drand48
 from schedsim.workloads.lublin_draws import (
     BUCKETS,
     arrival_times,
+    hyper_gamma_runtime,
     hyper_gamma_runtimes,
 )
 
@@ -253,7 +254,11 @@ def lublin_runtime(rng: Drand48, runtime: RuntimeParams, nodes: float, cap: floa
     p = pa * nodes + pb clipped to [0, 1] is the probability of gamma(a1, b1)
     (Lublin paper, sec. 4); the result is ``int(exp(hg))`` as in the reference.
     """
-    return int(lublin_runtimes(rng, runtime, [nodes], cap)[0])
+    seconds, rng.state = hyper_gamma_runtime(rng.state, float(nodes), runtime.pa, runtime.pb,
+                                             runtime.a1, runtime.b1, runtime.a2, runtime.b2,
+                                             cap)
+    _check_runtime(seconds, cap)
+    return int(seconds)
 
 
 def lublin_runtimes(rng: Drand48, runtime: RuntimeParams, nodes: Sequence[float],
@@ -262,9 +267,15 @@ def lublin_runtimes(rng: Drand48, runtime: RuntimeParams, nodes: Sequence[float]
     seconds, rng.state = hyper_gamma_runtimes(rng.state, np.array(nodes, dtype=np.float64),
                                               runtime.pa, runtime.pb, runtime.a1, runtime.b1,
                                               runtime.a2, runtime.b2, cap)
-    if len(seconds) and seconds[-1] < 0:
-        raise InputError(f"too_much_time={cap} rejects almost every runtime draw; raise it")
+    if len(seconds):
+        _check_runtime(seconds[-1], cap)
     return seconds
+
+
+def _check_runtime(seconds: int, cap: float) -> None:
+    """Raise for the compiled draws' -1: the cap rejected every draw they made."""
+    if seconds < 0:
+        raise InputError(f"too_much_time={cap} rejects almost every runtime draw; raise it")
 
 
 # --------------------------------------------------------------------------------------
