@@ -102,6 +102,15 @@ def reserve(times, free, n, start, end, procs, at_start, at_end):
 
 
 @inline
+def place(times, free, n, procs, duration, not_before):
+    """:func:`earliest` then :func:`reserve` there, with the steps the search found as
+    hints: (start, steps in use)."""
+    start, at_start, at_end = earliest(times, free, n, procs, duration, not_before)
+    _, _, n = reserve(times, free, n, start, start + duration, procs, at_start, at_end)
+    return start, n
+
+
+@inline
 def _drop_if_redundant(times, free, n, t, hint):
     i = step_near(times, n, t, hint)
     if i > 0 and times[i] == t and free[i] == free[i - 1]:

@@ -226,6 +226,27 @@ def _preempt(policy, eng, c):
 
 
 @kernel
+def _kept_plan(policy, eng, d, theirs):
+    """``ScojoPECT._kept_plan``: the starts of the plan class ``d`` keeps, per waiting job
+    ``theirs``. Under slack selection, when every job holds a slot, the plan is the slots
+    (a past slot counts as now): what ``compress`` keeping them gives, without building
+    the profile it would place a slotless job on."""
+    length = theirs.shape[0]
+    slots = policy.slots[d, :length]
+    clock = policy.clock[d]
+    if policy.cal.slack and not np.isnan(slots).any():
+        kept = np.empty(length, np.float64)
+        for q in range(length):
+            kept[q] = clock if slots[q] < clock else slots[q]
+        return kept
+    own = _own_ends(policy, eng, d)
+    d_times, d_free, d_steps = holding(clock, policy.capacity, policy.ends, policy.end_procs,
+                                       own, 0)
+    return compress(d_times, d_free, d_steps, eng.size[theirs], eng.estimate[theirs], slots,
+                    clock, policy.cal.slack)[0]
+
+
+@kernel
 def _due_elsewhere(policy, eng, c, free):
     """``ScojoPECT._due_elsewhere``: marks the waiting medium and long jobs of the other
     classes whose slot in the plan their class keeps (``ScojoPECT._kept_plan``) is now
@@ -241,11 +262,7 @@ def _due_elsewhere(policy, eng, c, free):
             smallest = min(smallest, eng.size[theirs[q]])
         if smallest > free:
             continue
-        own = _own_ends(policy, eng, d)
-        d_times, d_free, d_steps = holding(policy.clock[d], policy.capacity, policy.ends,
-                                           policy.end_procs, own, 0)
-        d_starts = compress(d_times, d_free, d_steps, eng.size[theirs], eng.estimate[theirs],
-                             policy.slots[d, :length], policy.clock[d], policy.cal.slack)[0]
+        d_starts = _kept_plan(policy, eng, d, theirs)
         policy.slots[d, :length] = d_starts
         for q in range(length):
             if d_starts[q] <= policy.clock[d]:

@@ -27,7 +27,7 @@ from schedsim.kernel.loop import (
     start_job,
     wake_up,
 )
-from schedsim.kernel.profile import earliest, grown, holding, reserve
+from schedsim.kernel.profile import earliest, grown, holding, place, reserve
 from schedsim.kernel.records import Record, new, record_type
 
 _f8, _i8, _b1 = types.float64, types.int64, types.boolean
@@ -85,10 +85,7 @@ def _place_in_order(work_times, work_free, n, sizes, estimates, not_before, star
     Compiled without reference counting, as every function here that only borrows
     arrays (a search calls them per node: numba's counting was most of its time)."""
     for p in range(len(sizes)):
-        start = earliest(work_times, work_free, n, sizes[p], estimates[p], not_before)[0]
-        _, _, n = reserve(work_times, work_free, n, start, start + estimates[p], sizes[p],
-                          -1, -1)
-        starts[p] = start
+        starts[p], n = place(work_times, work_free, n, sizes[p], estimates[p], not_before)
     return n
 
 
@@ -134,10 +131,7 @@ def _compress_in_place(work_times, work_free, n, sizes, estimates, previous, not
                 continue
             _, _, n = reserve(work_times, work_free, n, previous[p], previous[p] + estimates[p],
                               -sizes[p], -1, -1)
-        start = earliest(work_times, work_free, n, sizes[p], estimates[p], not_before)[0]
-        _, _, n = reserve(work_times, work_free, n, start, start + estimates[p], sizes[p],
-                          -1, -1)
-        starts[p] = start
+        starts[p], n = place(work_times, work_free, n, sizes[p], estimates[p], not_before)
     return n, True
 
 
@@ -200,9 +194,7 @@ def _place_unchosen(work_times, work_free, n, now, sizes, estimates, bounds, cho
     for p in range(first, last):
         if chosen[p]:
             continue
-        start = earliest(work_times, work_free, n, sizes[p], estimates[p], now)[0]
-        _, _, n = reserve(work_times, work_free, n, start, start + estimates[p], sizes[p],
-                          -1, -1)
+        start, n = place(work_times, work_free, n, sizes[p], estimates[p], now)
         if start > bounds[p]:
             return n, False
         starts[p] = start
