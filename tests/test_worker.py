@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from schedsim.experiments import worker
+from schedsim.experiments import client, worker
 from schedsim.experiments.spec import MachineSpec, PointSpec, to_json
 from schedsim.experiments.usage import USAGE_LINE, USAGE_PATTERN
 from schedsim.workloads.base import get_model
@@ -33,9 +33,9 @@ def started(tmp_path_factory: pytest.TempPathFactory) -> Iterator[worker.Started
 
 
 def _step(args: list[str], log: Path, socket: str | None, **popen: object) -> subprocess.Popen:
-    env = {key: value for key, value in os.environ.items() if key != worker.SOCKET_VARIABLE}
+    env = {key: value for key, value in os.environ.items() if key != client.SOCKET_VARIABLE}
     if socket is not None:
-        env[worker.SOCKET_VARIABLE] = socket
+        env[client.SOCKET_VARIABLE] = socket
     with log.open("wb") as out:
         return subprocess.Popen([sys.executable, "-m", "schedsim.experiments", *args],
                                 stdout=out, stderr=subprocess.STDOUT, env=env, **popen)
@@ -87,8 +87,8 @@ def test_a_step_without_its_worker_fails_and_says_what_to_do(tmp_path: Path) -> 
     missing = str(tmp_path / "no-such-socket")
     assert _run(["plan", "--config", "x"], tmp_path / "log", missing) == 2
     message = (tmp_path / "log").read_text()
-    assert f"{worker.SOCKET_VARIABLE}={missing}: no worker answers" in message
-    assert f"unset {worker.SOCKET_VARIABLE}" in message
+    assert f"{client.SOCKET_VARIABLE}={missing}: no worker answers" in message
+    assert f"unset {client.SOCKET_VARIABLE}" in message
 
 
 def _children(pid: int) -> list[int]:
@@ -136,9 +136,9 @@ def test_the_worker_and_its_steps_end_with_the_process_that_started_it(
         tmp_path: Path) -> None:
     starter = subprocess.run(
         [sys.executable, "-c",
-         "import sys\nfrom pathlib import Path\nfrom schedsim.experiments import worker\n"
+         "import sys\nfrom pathlib import Path\nfrom schedsim.experiments import client, worker\n"
          f"started = worker.start(sys.executable, Path({str(tmp_path / 'w.log')!r}))\n"
-         "assert worker.delegate(['--help'], started.socket) == 0  # serving\n"
+         "assert client.delegate(['--help'], started.socket) == 0  # serving\n"
          "print(started.process.pid)"],
         capture_output=True, text=True, check=True, timeout=120)
     pid = int(starter.stdout.split()[-1])
@@ -181,3 +181,21 @@ def test_the_benchmark_summary_takes_cpu_and_memory_from_a_worker_steps_log(
     assert main(["benchmarks", str(tmp_path / "bench"), "--logs", str(tmp_path / "logs")]) == 0
     rows = capsys.readouterr().out.splitlines()
     assert "| simulate | 2 | 4.0 | 2.00 | 2.00 | 1.8 | 250 |" in rows
+
+
+def test_a_command_handed_to_the_worker_imports_only_what_handing_over_needs() -> None:
+    """``python -m schedsim.experiments`` under the worker runs once per workflow step:
+    it imports the client alone, not the worker's nor the package's libraries."""
+    script = ("import sys, runpy, os\n"
+              "os.environ['SCHEDSIM_WORKER'] = '/nonexistent/socket'\n"
+              "try:\n"
+              "    runpy.run_module('schedsim.experiments', run_name='__main__')\n"
+              "except SystemExit:\n"
+              "    pass\n"
+              "print(' '.join(sorted(sys.modules)))")
+    loaded = set(subprocess.run([sys.executable, "-c", script], capture_output=True,
+                                text=True, check=True, timeout=60).stdout.split())
+    assert "schedsim.experiments.client" in loaded
+    heavy = {"argparse", "numpy", "numba", "pandas", "schedsim.experiments.worker",
+             "schedsim.experiments.cli", "subprocess", "dataclasses"}
+    assert not loaded & heavy, loaded & heavy

@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-USAGE_LINE = "schedsim worker: {user:.3f} s user, {system:.3f} s system, {rss:.1f} MB peak RSS"
-"""The last line of a step's standard error under the worker."""
+from schedsim.experiments.client import USAGE_LINE
+
+__all__ = ["USAGE_LINE", "USAGE_PATTERN", "step_usage"]
 USAGE_PATTERN = re.compile(r"^schedsim worker: ([\d.]+) s user, ([\d.]+) s system, "
                            r"([\d.]+) MB peak RSS$")
 

@@ -50,74 +50,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schedsim.experiments.usage import USAGE_LINE
+from schedsim.experiments.client import FORWARDED, HEADER, SOCKET_VARIABLE, pass_on
 
 AVAILABLE = sys.platform.startswith("linux") and hasattr(os, "pidfd_open")
 """The worker needs Linux (pidfds, PR_SET_PDEATHSIG); elsewhere steps run as before."""
-SOCKET_VARIABLE = "SCHEDSIM_WORKER"
-"""The environment variable that names a running worker's socket."""
 
 # Imported before any child is forked: the heavy libraries, then every module of the
 # package (plugins and ``__main__`` modules excepted: they run or load on demand).
 LIBRARIES = ("numpy", "pandas", "pyarrow", "pyarrow.parquet", "numba", "matplotlib.figure",
              "matplotlib.backends.backend_agg")
-_HEADER = struct.Struct("!I")
-_FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
-
-
-# ------------------------------------------------------------------------- the command
-
-
-def delegate(argv: Sequence[str], path: str) -> int:
-    """Run ``python -m schedsim.experiments`` *argv* in a child of the worker at *path*
-    with this process's working directory, environment and standard streams; the
-    child's exit status (128 + N when it ended by signal N)."""
-    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        client.connect(path)
-    except OSError as err:
-        client.close()
-        print(f"schedsim experiments: error: {SOCKET_VARIABLE}={path}: no worker answers "
-              f"there ({err.strerror}); unset {SOCKET_VARIABLE} to run in this process",
-              file=sys.stderr)
-        return 2
-    child: list[int] = []  # its pid, once the worker has said it
-    early: list[int] = []  # signals that came before that
-
-    def pass_on(signum: int, _frame: object) -> None:
-        if child:
-            _pass_on(child[0], signum)
-        else:
-            early.append(signum)
-
-    previous = {signum: signal.signal(signum, pass_on) for signum in _FORWARDED}
-    try:
-        with client:
-            request = json.dumps({"argv": list(argv), "cwd": os.getcwd(),
-                                  "env": dict(os.environ)}).encode()
-            socket.send_fds(client, [_HEADER.pack(len(request)) + request], [0, 1, 2])
-            reader = client.makefile("rb")
-            child.append(_message(reader)["pid"])
-            for signum in early:
-                _pass_on(child[0], signum)
-            ended = _message(reader)
-            print(USAGE_LINE.format(**ended["usage"]), file=sys.stderr)
-            return int(ended["status"])
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
-def _pass_on(pid: int, signum: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signum)
-
-
-def _message(reader: Any) -> dict[str, Any]:  # a binary file of the socket
-    line = reader.readline()
-    if not line:
-        raise SystemExit("schedsim experiments: error: the worker ended during the step")
-    return json.loads(line)
 
 
 # -------------------------------------------------------------------------- the worker
@@ -174,7 +115,7 @@ class Worker:
                         self._abandon(key.data[1])
         finally:
             for step in self.steps.values():
-                _pass_on(step.pid, signal.SIGTERM)
+                pass_on(step.pid, signal.SIGTERM)
             listener.close()
             Path(self.path).unlink(missing_ok=True)
 
@@ -221,7 +162,7 @@ class Worker:
         self.load_kernels()
 
     def _abandon(self, pid: int) -> None:
-        _pass_on(pid, signal.SIGTERM)
+        pass_on(pid, signal.SIGTERM)
 
 
 def _request(connection: socket.socket) -> tuple[dict[str, Any], list[int]]:
@@ -232,13 +173,13 @@ def _request(connection: socket.socket) -> tuple[dict[str, Any], list[int]]:
             os.close(fd)
         raise ValueError("a request without its three standard streams")
     try:
-        size = _HEADER.unpack_from(message)[0]
-        while len(message) < _HEADER.size + size:
+        size = HEADER.unpack_from(message)[0]
+        while len(message) < HEADER.size + size:
             more = connection.recv(1 << 20)
             if not more:
                 raise ValueError("a request cut short")
             message += more
-        return json.loads(message[_HEADER.size:]), fds
+        return json.loads(message[HEADER.size:]), fds
     except BaseException:
         for fd in fds:
             os.close(fd)
@@ -266,7 +207,7 @@ def _child(request: dict, fds: Sequence[int]) -> None:
     status = 1
     try:
         _end_with_worker()
-        for signum in (*_FORWARDED, signal.SIGCHLD):  # as in a fresh interpreter
+        for signum in (*FORWARDED, signal.SIGCHLD):  # as in a fresh interpreter
             signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT
                           else signal.SIG_DFL)
         for target, fd in enumerate(fds):
