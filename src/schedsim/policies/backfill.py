@@ -288,10 +288,9 @@ class Conservative(FCFS):
         reservations, then move each waiting job, in arrival order, to its earliest
         feasible time with every other reservation held fixed (never later)."""
         now = view.now
-        profile = Profile(now, self.machine.partitions[0])
-        for record in view.running.values():
-            if record.partition == 0:
-                profile.reserve(now, max(record.est_end, now), record.procs)
+        profile = Profile.holding(now, self.machine.partitions[0],
+                                  [(record.est_end, record.procs)
+                                   for record in view.running.values() if record.partition == 0])
         reserved = self.reserved
         for job in self.queue:
             if job.index in reserved:

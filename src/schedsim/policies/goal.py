@@ -470,13 +470,13 @@ def compiled_search(jobs: Sequence[SearchJob], profiles: Sequence[Profile],
 
 def partition_profiles(view: EngineView, capacities: Sequence[int]) -> list[Profile]:
     """One profile per partition: the running jobs hold their nodes until their
-    estimated ends."""
+    estimated ends (an end already past holds none)."""
     now = view.now
-    profiles = [Profile(now, capacity) for capacity in capacities]
+    held: list[list[tuple[float, int]]] = [[] for _ in capacities]
     for record in view.running.values():
-        end = max(record.est_end, now)
-        profiles[record.partition].reserve(now, end, record.procs)
-    return profiles
+        held[record.partition].append((record.est_end, record.procs))
+    return [Profile.holding(now, capacity, ends)
+            for capacity, ends in zip(capacities, held, strict=True)]
 
 
 # ----------------------------------------------------------------------------- the policy

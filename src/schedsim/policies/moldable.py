@@ -423,9 +423,8 @@ class WhatIfPlan:
 
     def __init__(self, state: SystemState, size_of: SizeOf) -> None:
         now = state.now
-        profile = Profile(now, state.capacity)
-        for record in state.running:
-            profile.reserve(now, max(record.est_end, now), record.procs)
+        profile = Profile.holding(now, state.capacity,
+                                  [(record.est_end, record.procs) for record in state.running])
         floor = now
         for job in state.queue:
             size = size_of(job)
