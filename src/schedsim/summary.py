@@ -59,11 +59,14 @@ def family_of(target: str) -> str:
 def summary_html(claims_table: Any, pictures: Pictures | Mapping[str, Path],
                  not_run: Mapping[str, str] | None = None,
                  sensitivity: Mapping[str, Any] | None = None,
-                 lead: Sequence[str] = ()) -> str:
+                 lead: Sequence[str] = (), processes: int = 1) -> str:
     """The page (module docstring); ``sensitivity`` maps ``<FAMILY>-sensitivity`` to its
     table; ``not_run`` (target -> why) lists the targets that could not run; the families
     of the ``lead`` targets (every policy on the real logs, side by side) come first, as
-    what the tool shows beyond the papers."""
+    what the tool shows beyond the papers. The pictures are reduced by up to
+    ``processes`` processes (``parallel.ordered_map``; the same page for any count)."""
+    from schedsim.parallel import ordered_map
+
     if not isinstance(pictures, Pictures):
         pictures = Pictures(figures=pictures)
     sensitivity = {family_of(name): table for name, table in (sensitivity or {}).items()}
@@ -74,6 +77,11 @@ def summary_html(claims_table: Any, pictures: Pictures | Mapping[str, Path],
                                    *(family_of(t) for t in targets), *sensitivity]))
     shares = {family: family_share(claims_table, family, sensitivity.get(family))
               for family in families}
+    shown = [path for target in targets for path in (
+        *([pictures.figures[target]] if target in pictures.figures
+          and target not in pictures.tables else []),
+        *([pictures.schedules[target]] if target in pictures.schedules else []))]
+    png = dict(zip(shown, ordered_map(_compact_file, shown, processes), strict=True))
     parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
              "<title>schedsim: the papers' claims, reproduced</title>",
              f"<style>{STYLE}</style></head><body>",
@@ -84,7 +92,8 @@ def summary_html(claims_table: Any, pictures: Pictures | Mapping[str, Path],
     for family in families:
         parts.append(f"<h2 id='family-{family}'>{family.upper()}</h2>")
         for target in [t for t in targets if family_of(t) == family]:
-            parts.append(_target_html(target, claims_table, pictures, sensitivity.get(family)))
+            parts.append(_target_html(target, claims_table, pictures, png,
+                                      sensitivity.get(family)))
         if family in sensitivity:
             parts.append(_sensitivity_html(family, sensitivity[family]))
     parts.append("</body></html>")
@@ -159,27 +168,32 @@ def _not_run_html(not_run: Mapping[str, str]) -> str:
 # ----------------------------------------------------------------------------- targets
 
 
-def _target_html(target: str, claims_table: Any, pictures: Pictures, sensitivity: Any) -> str:
+def _target_html(target: str, claims_table: Any, pictures: Pictures,
+                 png: Mapping[Path, bytes], sensitivity: Any) -> str:
     name = html.escape(target)
     parts = [f"<h3 id='{name}'>{name}</h3>"]
     if target in pictures.tables:
         parts.append(f"<div id='fig-{name}'>{_data_table(pictures.tables[target])}</div>")
     elif target in pictures.figures:
-        parts.append(f"<figure id='fig-{name}'>{_image(pictures.figures[target], target)}"
+        parts.append(f"<figure id='fig-{name}'>{_image(png[pictures.figures[target]], target)}"
                      "</figure>")
     if target in pictures.schedules:
         caption = html.escape(pictures.schedule_captions.get(target, ""))
         parts.append(f"<figure id='schedule-{name}'>"
-                     f"{_image(pictures.schedules[target], f'{target} schedule')}"
+                     f"{_image(png[pictures.schedules[target]], f'{target} schedule')}"
                      f"<figcaption>Representative schedule: {caption}</figcaption></figure>")
     parts.append(_claims_html(claims_table[claims_table["target"] == target], target,
                               sensitivity))
     return "\n".join(parts)
 
 
-def _image(path: Path, alt: str) -> str:
-    data = base64.b64encode(compact_png(Path(path).read_bytes())).decode("ascii")
+def _image(png: bytes, alt: str) -> str:
+    data = base64.b64encode(png).decode("ascii")
     return f"<img alt='{html.escape(alt)}' src='data:image/png;base64,{data}'>"
+
+
+def _compact_file(path: Path) -> bytes:
+    return compact_png(Path(path).read_bytes())
 
 
 def compact_png(data: bytes) -> bytes:

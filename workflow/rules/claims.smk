@@ -23,6 +23,7 @@ rule claims:
     benchmark:
         "results/benchmarks/claims/claims.tsv"
     localrule: True
+    threads: 2  # it ends the run: the families' judgements on two processes
     conda:
         "../envs/schedsim.yaml"
     resources:
@@ -38,5 +39,5 @@ rule claims:
         "python -m schedsim.experiments claims --modules {params.modules:q}"
         " --settings {params.settings:q} --not-run {params.not_run:q}"
         " --readings {params.readings:q} --sensitivity-dir results/tables"
-        " --out {output.csv} --captions results/claims"
+        " --out {output.csv} --captions results/claims --processes {threads}"
         " {input.tables} {input.seeds} > {log} 2>&1"

@@ -22,6 +22,7 @@ rule report:
     benchmark:
         "results/benchmarks/report/report.tsv"
     localrule: True
+    threads: 2  # it ends the run: the pictures reduced on two processes
     conda:
         "../envs/schedsim.yaml"
     resources:
@@ -37,4 +38,4 @@ rule report:
         " --not-run {params.not_run:q} --sensitivity {input.sensitivity}"
         " --tables {input.tables} --schedules {input.schedules}"
         " --schedule-captions {params.captions:q} --lead {params.lead}"
-        " --out {output} {input.figures} > {log} 2>&1"
+        " --processes {threads} --out {output} {input.figures} > {log} 2>&1"

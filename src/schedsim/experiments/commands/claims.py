@@ -13,6 +13,7 @@ from schedsim import claims
 from schedsim.aggregate import write_csv
 from schedsim.atomic import write_text_atomic
 from schedsim.experiments.family import CLAIMS, get_family, load_part
+from schedsim.parallel import ordered_map, process_count
 from schedsim.tables import SEEDS_SUFFIX
 
 
@@ -25,6 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--readings", default="{}", help="JSON: family -> reading -> {about, "
                         "targets: {default target: the reading's target}}")
     parser.add_argument("--sensitivity-dir", help="directory for <FAMILY>-sensitivity.csv")
+    parser.add_argument("--processes", type=process_count, default=1,
+                        help="processes that judge the claims and the readings (default 1)")
     parser.add_argument("tables", nargs="*", help="aggregated tables (<target>.csv)")
 
 
@@ -36,13 +39,20 @@ def run(args: argparse.Namespace) -> int:
     settings = json.loads(args.settings)
     readings = json.loads(args.readings)
     wanted = [t for t in tables if not t.endswith(SEEDS_SUFFIX) and "@" not in t]
-    result = claims.evaluate(list(modules), tables, settings, not_run=json.loads(args.not_run))
+    not_run = json.loads(args.not_run)
+
+    def judged(family: str | None) -> pd.DataFrame:
+        """Every claim (None), or one family's claims under each of its readings."""
+        if family is None:
+            return claims.evaluate(list(modules), tables, settings, not_run=not_run)
+        return claims.sensitivity(family, tables, settings.get(family, {}),
+                                  readings.get(family, {}))
+
+    families = list(modules) if args.sensitivity_dir else []
+    result, *sensitivity = ordered_map(judged, [None, *families], args.processes)
     write_csv(result, args.out)
-    if args.sensitivity_dir:
-        for family in modules:
-            table = claims.sensitivity(family, tables, settings.get(family, {}),
-                                       readings.get(family, {}))
-            write_csv(table, Path(args.sensitivity_dir) / f"{family.upper()}-sensitivity.csv")
+    for family, table in zip(families, sensitivity, strict=True):
+        write_csv(table, Path(args.sensitivity_dir) / f"{family.upper()}-sensitivity.csv")
     if args.captions:
         for target in wanted:
             write_text_atomic(Path(args.captions) / f"{target}.rst",

@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from schedsim.atomic import write_text_atomic
+from schedsim.parallel import process_count
 from schedsim.summary import Pictures, summary_html
 
 
@@ -26,6 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="representative schedule pictures (<target>.png)")
     parser.add_argument("--schedule-captions", default="{}",
                         help="JSON: target -> what its representative schedule shows")
+    parser.add_argument("--processes", type=process_count, default=1,
+                        help="processes that reduce the pictures (default 1)")
     parser.add_argument("figures", nargs="*", help="figure PNGs (<target>.png)")
 
 
@@ -38,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
                         {Path(p).stem: Path(p) for p in args.schedules},
                         json.loads(args.schedule_captions))
     page = summary_html(claims_table, pictures, json.loads(args.not_run), sensitivity,
-                        args.lead)
+                        args.lead, args.processes)
     write_text_atomic(args.out, page)
     print(f"{args.out}: {len(page.encode('utf-8')) / 1e6:.2f} MB")
     return 0
