@@ -238,22 +238,22 @@ class LOS(QueuePolicy[LOSSettings]):
         self, cycle: Cycle, first: int, freezes: list[Freeze]
     ) -> tuple[list[int], list[int], list[list[int]]]:
         """Queue positions, sizes and frozen sizes (one column per freeze) of the window."""
-        queue = self.queue
+        queue, size = self.queue, self.size
         now, free = cycle.now, cycle.free
         positions: list[int] = []
         sizes: list[int] = []
-        frozen: list[list[int]] = [[] for _ in freezes]
+        ends: list[float] = []
         last = len(queue) if self.window is None else min(len(queue), self.window)
         for position in range(first, last):
             job = queue[position]
-            units = self.size(job)
+            units = size(job)
             if units > free:
                 continue  # LOS paper, Algorithm 1, line 16: only jobs with num <= m
             positions.append(position)
             sizes.append(units)
-            end = now + job.estimate
-            for freeze, column in zip(freezes, frozen, strict=True):
-                column.append(freeze.frozen_size(end, units))
+            ends.append(now + job.estimate)
+        frozen = [[freeze.frozen_size(end, units) for end, units in zip(ends, sizes, strict=True)]
+                  for freeze in freezes]
         return positions, sizes, frozen
 
 

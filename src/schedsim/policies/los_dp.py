@@ -78,13 +78,14 @@ def _usable(
     freezes: Sequence[tuple[Sequence[int], int]], limits: tuple[int, ...],
 ) -> list[int]:
     """Positions of the candidates that fit on their own (the others never can)."""
-    usable = []
-    for position, size in enumerate(sizes):
-        if 0 < size <= capacity and all(
-            frozen[position] <= limit for (frozen, _), limit in zip(freezes, limits, strict=True)
-        ):
-            usable.append(position)
-    return usable
+    columns = [(frozen, limit) for (frozen, _), limit in zip(freezes, limits, strict=True)]
+    if len(columns) == 1:  # a reservation (Reservation_DP): written out, the usual case
+        frozen, limit = columns[0]
+        return [position for position, size in enumerate(sizes)
+                if 0 < size <= capacity and frozen[position] <= limit]
+    return [position for position, size in enumerate(sizes)
+            if 0 < size <= capacity and all(frozen[position] <= limit
+                                            for frozen, limit in columns)]
 
 
 def _all_fit(
