@@ -77,10 +77,12 @@ def summary_html(claims_table: Any, pictures: Pictures | Mapping[str, Path],
                                    *(family_of(t) for t in targets), *sensitivity]))
     shares = {family: family_share(claims_table, family, sensitivity.get(family))
               for family in families}
-    shown = [path for target in targets for path in (
-        *([pictures.figures[target]] if target in pictures.figures
-          and target not in pictures.tables else []),
-        *([pictures.schedules[target]] if target in pictures.schedules else []))]
+    shown = []  # the pictures the page embeds (a table target shows its table)
+    for target in targets:
+        if target in pictures.figures and target not in pictures.tables:
+            shown.append(pictures.figures[target])
+        if target in pictures.schedules:
+            shown.append(pictures.schedules[target])
     png = dict(zip(shown, ordered_map(_compact_file, shown, processes), strict=True))
     parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
              "<title>schedsim: the papers' claims, reproduced</title>",
