@@ -208,9 +208,8 @@ def _metrics(capacity, busy, fair, starts, first):
     m = len(starts)
     late = 0.0
     early = 0.0
-    for p in range(first, m):
+    for p in range(first, m):  # two sums in one pass, each in the order of the Python one
         late += max(starts[p] - fair[p], 0.0)
-    for p in range(first, m):
         early += max(fair[p] - starts[p], 0.0)
     count = max(m - first, 1)
     return busy / capacity, late / count, early / count
