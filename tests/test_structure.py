@@ -117,8 +117,8 @@ RUNS = {
     """),
 }
 EDITS = {
-    "kernel/profile.py": ("        start = max(times[i], not_before)\n",
-                          "        start = max(times[i], not_before) + 1000.0\n"),
+    "kernel/profile.py": ("        start = max(times[unsigned(i)], not_before)\n",
+                          "        start = max(times[unsigned(i)], not_before) + 1000.0\n"),
     "kernel/loop.py": ("    now = eng.now\n    eng.free[partition] -= procs\n",
                        "    now = eng.now + 1000.0\n    eng.free[partition] -= procs\n"),
 }
