@@ -16,11 +16,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
 from schedsim.cli import main
 from schedsim.inputs import check_input
+from schedsim.workloads import swf_scan
 from schedsim.workloads.base import MAX_JOBS, get_model
 from schedsim.workloads.load import load_workload
 from schedsim.workloads.swf import read_swf
@@ -190,6 +192,24 @@ def test_gzip_data_is_read_whatever_its_name(tmp_path: Path) -> None:
     fake.write_text(SWF)
     one_line_error(*run("simulate", str(fake), "--policy", "easy", "--out",
                         str(tmp_path / "s.swf")), "ends in .gz but the file is not gzip")
+
+
+@pytest.mark.parametrize("name", ["w.swf", "w.swf.gz", "w.cwf"])
+@pytest.mark.parametrize("damage", ["truncated", "corrupt"])
+def test_a_damaged_gzip_file_is_named_whichever_reader_reads_it(tmp_path: Path, name: str,
+                                                                damage: str) -> None:
+    """Read whole (CWF) or a piece at a time (SWF, pieces of 64 bytes: the damage is met
+    after the scan has taken lines), a damaged gzip file is one line naming it."""
+    data = gzip.compress((SWF + f"{LINE}\n" * 200).encode())
+    # half of it, or a wrong checksum and length
+    data = data[:len(data) // 2] if damage == "truncated" else data[:-8] + bytes(8)
+    path = tmp_path / name
+    path.write_bytes(data)
+    with mock.patch.object(swf_scan, "PIECE_BYTES", 64):
+        code, err = run("simulate", str(path), "--policy", "easy", "--out",
+                        str(tmp_path / "s.swf"))
+    one_line_error(code, err, f"{path}: truncated or corrupt gzip file")
+    assert not (tmp_path / "s.swf").exists()
 
 
 def test_a_file_without_a_machine_size_needs_procs(tmp_path: Path) -> None:

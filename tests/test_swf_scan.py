@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import gzip
 import math
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -53,21 +55,31 @@ def swf_texts(draw: st.DrawFn) -> str:
 
 def both(path: Path, extra_fields: int = 0) -> tuple[object, object]:
     """(the line reader's, the compiled scan's) header, records, line numbers and value
-    types, or error message, of a file."""
+    types, or error message, of a file; the scan of the file read a piece at a time gives
+    the same, whatever the size of its pieces."""
     raw = read_input(path)
-    return read_both(raw, str(path), extra_fields)
+    expected, got = read_both(raw, str(path), extra_fields)
+    for piece_bytes in (1, 7, 64, swf_scan.PIECE_BYTES):
+        with mock.patch.object(swf_scan, "PIECE_BYTES", piece_bytes):
+            in_pieces = _outcome(lambda: swf.table_records(swf.read_swf_file(path, extra_fields)))
+        assert _same(in_pieces, got), (piece_bytes, in_pieces, got)
+    return expected, got
 
 
 def read_both(raw: bytes, path: str, extra_fields: int = 0) -> tuple[object, object]:
-    out = []
-    for reader in (swf.read_swf_lines, _records_of_the_table):
-        try:
-            log = reader(raw, path, extra_fields)
-            out.append((log.header, log.records, log.line_numbers, log.header_line_numbers,
-                        [[type(v) for v in r] for r in log.records]))
-        except InputError as err:
-            out.append(str(err))
-    return out[0], out[1]
+    expected, got = (_outcome(lambda reader=reader: reader(raw, path, extra_fields))
+                     for reader in (swf.read_swf_lines, _records_of_the_table))
+    return expected, got
+
+
+def _outcome(read: Callable[[], swf.SwfLog]) -> object:
+    """The header, records, line numbers and value types a reader gives, or its error."""
+    try:
+        log = read()
+    except InputError as err:
+        return str(err)
+    return (log.header, log.records, log.line_numbers, log.header_line_numbers,
+            [[type(v) for v in r] for r in log.records])
 
 
 def _records_of_the_table(raw: bytes, path: str, extra_fields: int) -> swf.SwfLog:
@@ -125,7 +137,7 @@ def test_a_decimal_token_is_pythons_float(digits: int, decimals: int, negative: 
     text = ("-" if negative else "") + text
     block, slow = np.empty((1, 1)), np.empty((4, 4), np.int64)
     at, line, rows, _, slow_fields = scan_block(
-        np.frombuffer(text.encode(), np.uint8), 0, 0, block, np.empty(1, np.int64),
+        np.frombuffer(text.encode(), np.uint8), 0, len(text), 0, block, np.empty(1, np.int64),
         np.empty(1, np.int64), np.empty((1, 3), np.int64), slow)
     assert rows == 1 and line == 1 and at == len(text) + 1
     if len(text.lstrip("-").replace(".", "")) > 15:
@@ -243,3 +255,26 @@ def test_the_scan_goes_on_where_a_call_runs_out_of_room() -> None:
     expected, got = read_both(raw, "rooms.swf")
     assert isinstance(got, tuple) and len(got[0]) == 3_000 and _same(got, expected)
     assert swf_scan.scan_columns(raw, (18,), (0,), 2.0**53) is not None  # the scan decided
+
+
+def test_a_file_the_scan_decides_is_never_held_whole(tmp_path: Path) -> None:
+    """``read_swf_file`` reads pieces of at most ``PIECE_BYTES`` (here 256) bytes: the
+    whole file is read only for the line reader, where the scan does not decide."""
+    path = tmp_path / "w.swf"
+    path.write_text("; MaxProcs: 8\n" + f"{LINE}\n" * 1_000)
+    reads: list[int] = []
+    real_pieces = swf_scan.line_pieces
+
+    def pieces(stream: object) -> Iterator[tuple[np.ndarray, bool]]:
+        for piece, last in real_pieces(stream):  # type: ignore[arg-type]
+            reads.append(piece.shape[0])
+            yield piece, last
+
+    with mock.patch.object(swf_scan, "PIECE_BYTES", 256), \
+            mock.patch.object(swf_scan, "line_pieces", pieces), \
+            mock.patch.object(swf, "read_input", side_effect=AssertionError("read whole")):
+        table = swf.read_swf_file(path)
+    assert len(table.columns) == 1_000 and len(reads) > 100 and max(reads) <= 256
+    path.write_text("; MaxProcs: 8\n" + f"{LINE}\r\n" * 999 + f"{LINE}\r")  # a lone CR
+    with mock.patch.object(swf_scan, "PIECE_BYTES", 256):
+        assert len(swf.read_swf_file(path).columns) == 1_000  # the line reader's

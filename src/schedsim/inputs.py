@@ -13,7 +13,10 @@ import gzip
 import os
 import stat
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from schedsim.errors import InputError
 
@@ -51,20 +54,48 @@ def read_input(path: str | Path) -> bytes:
     """The bytes of a checked input file (:func:`check_input`), decompressed when they
     are gzip data (whatever the file's name)."""
     path = check_input(path)
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-        if data.startswith(GZIP_MAGIC):
+    with _read_errors(path), open(path, "rb") as handle:
+        data = handle.read()
+        if _is_gzip(data[:2], path):
             data = gzip.decompress(data)
-        elif path.suffix == ".gz":
-            raise InputError(f"{path}: the name ends in .gz but the file is not gzip data")
+    return data
+
+
+@contextmanager
+def opened_input(path: str | Path) -> Iterator[BinaryIO]:
+    """:func:`read_input` as a stream, for a reader that holds a piece of a large file at
+    a time: the same checks, the same decompression and the same errors, raised by the
+    reads as they happen."""
+    path = check_input(path)
+    with _read_errors(path), open(path, "rb") as handle:
+        if _is_gzip(handle.peek(2)[:2], path):
+            with gzip.GzipFile(fileobj=handle) as stream:
+                yield stream  # type: ignore[misc]
+        else:
+            yield handle
+
+
+def _is_gzip(start: bytes, path: Path) -> bool:
+    """Whether a file that starts with ``start`` is gzip data; a name ending in .gz on
+    other data is an error."""
+    if start.startswith(GZIP_MAGIC):
+        return True
+    if path.suffix == ".gz":
+        raise InputError(f"{path}: the name ends in .gz but the file is not gzip data")
+    return False
+
+
+@contextmanager
+def _read_errors(path: Path) -> Iterator[None]:
+    """A failed read or decompression of ``path`` as an InputError naming it."""
+    try:
+        yield
     except OSError as err:
         if isinstance(err, gzip.BadGzipFile):
             raise InputError(f"{path}: truncated or corrupt gzip file") from None
         raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
     except (EOFError, zlib.error):
         raise InputError(f"{path}: truncated or corrupt gzip file") from None
-    return data
 
 
 def check_text(data: bytes, path: str | Path, what: str) -> None:

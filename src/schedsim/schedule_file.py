@@ -185,11 +185,10 @@ def read_schedule(path: str | Path, procs: int | None = None) -> ScheduleData:
     line whose wait or run time is unknown (-1) did not run and is left out; a file in
     which no job ran is not a schedule.
     """
-    from schedsim.inputs import read_input
-    from schedsim.workloads.swf import read_swf_table
+    from schedsim.workloads.swf import read_swf_file
 
     path = Path(path)
-    table = read_swf_table(read_input(path), str(path))
+    table = read_swf_file(path)
     log = table.header
     ids, submit, wait, run, allocated = (table.columns.column(i) for i in range(5))
     ran = (wait >= 0) & (run >= 0) & (allocated > 0)

@@ -27,13 +27,12 @@ from numpy.random import PCG64, Generator, SeedSequence
 
 from schedsim import __version__
 from schedsim.errors import InputError
-from schedsim.inputs import read_input
 from schedsim.jobs import Job
 from schedsim.numbers import to_float, to_int
 from schedsim.params import ParamSpec
 from schedsim.speedup import DowneySpeedup, downey_speedup
 from schedsim.workloads.base import WorkloadModel, register, text_pieces
-from schedsim.workloads.swf import SwfTable, read_swf_table
+from schedsim.workloads.swf import SwfTable, read_swf_file, read_swf_table
 
 SECONDS_PER_DAY = 86_400
 
@@ -406,7 +405,7 @@ def parse_moldable_swf(text: str, source: str = "<text>") -> list[Job]:
 
 def read_moldable_swf(path: str | Path) -> list[Job]:
     """:func:`moldable_jobs` of a cirne01 SWF file (the SWF reader: ``workloads.load``)."""
-    return moldable_jobs(read_swf_table(read_input(path), str(path)))
+    return moldable_jobs(read_swf_file(path))
 
 
 MODEL = register(WorkloadModel(

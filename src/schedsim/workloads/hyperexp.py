@@ -32,12 +32,11 @@ from numpy.random import PCG64, Generator, SeedSequence
 
 from schedsim import __version__
 from schedsim.errors import InputError
-from schedsim.inputs import read_input
 from schedsim.jobs import Job
 from schedsim.machine import Machine
 from schedsim.params import ParamSpec
 from schedsim.workloads.base import WorkloadModel, register, text_pieces
-from schedsim.workloads.swf import SwfTable, format_number, read_swf_table
+from schedsim.workloads.swf import SwfTable, format_number, read_swf_file, read_swf_table
 
 STREAM_NAMES = ("arrival", "pmax", "demand")
 TIME_DECIMALS = 9
@@ -288,7 +287,7 @@ def parse_hyperexp_swf(text: str, source: str = "<text>") -> list[Job]:
 
 def read_hyperexp_swf(path: str | Path) -> list[Job]:
     """:func:`hyperexp_jobs` of a hyperexp SWF file (the SWF reader: ``workloads.load``)."""
-    return hyperexp_jobs(read_swf_table(read_input(path), str(path)))
+    return hyperexp_jobs(read_swf_file(path))
 
 
 MODEL = register(WorkloadModel(

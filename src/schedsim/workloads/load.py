@@ -2,11 +2,11 @@
 
 A file is read once (``inputs.read_input``: a regular readable file, gunzipped when it is
 gzip data) by the one reader of its format: CWF (``cwf.parse_cwf``) for ``.cwf`` names,
-SWF (``swf.read_swf_table``: the compiled scan, the line reader where the scan does not
-decide) for every other. An SWF file of one of our generators whose jobs are not rigid
-names its model in its header, and that model turns the table into its jobs
-(:func:`_interpretation`); the jobs of any other SWF file are its cleaned rows
-(``columns.clean``), held as columns until a run asks for ``Job`` objects.
+SWF (``swf.read_swf_file``: the compiled scan, a piece of the file at a time; the line
+reader where the scan does not decide) for every other. An SWF file of one of our
+generators whose jobs are not rigid names its model in its header, and that model turns
+the table into its jobs (:func:`_interpretation`); the jobs of any other SWF file are its
+cleaned rows (``columns.clean``), held as columns until a run asks for ``Job`` objects.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from schedsim.workloads.swf import (
     SwfColumns,
     SwfLog,
     SwfTable,
-    read_swf_table,
+    read_swf_file,
     records_table,
 )
 
@@ -77,15 +77,13 @@ def load_workload(path: str | Path, procs: int | None = None,
     """
     if estimates not in ESTIMATES:
         raise InputError(f"estimates={estimates!r}; allowed: {', '.join(ESTIMATES)}")
-    raw = read_input(path)
     with gc_paused():
         if str(path).endswith(CWF_NAMES):
-            return _load_cwf(raw, str(path), procs, estimates)
+            return _load_cwf(read_input(path), str(path), procs, estimates)
         if str(path).endswith(".json"):
-            table = records_table(_read_batsim(str(path), raw))
+            table = records_table(_read_batsim(str(path), read_input(path)))
         else:
-            table = read_swf_table(raw, str(path))
-        del raw
+            table = read_swf_file(path)
         return _load_swf(table, procs, estimates)
 
 

@@ -11,20 +11,24 @@ Gzipped files are read directly.
 from __future__ import annotations
 
 import io
+import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from schedsim.atomic import write_text_atomic
 from schedsim.errors import InputError
-from schedsim.inputs import check_text, read_input
+from schedsim.inputs import check_text, opened_input, read_input
 from schedsim.machine import MAX_PROCS
 from schedsim.numbers import to_float
 from schedsim.workloads.base import text_pieces
+
+if TYPE_CHECKING:
+    from schedsim.workloads.swf_scan import Scanned
 
 FIELD_NAMES = (
     "job number", "submit time", "wait time", "run time", "allocated processors",
@@ -202,7 +206,7 @@ def read_swf(path: str | Path, extra_fields: int = 0) -> SwfLog:
     checked for count only and ignored here. Raises InputError naming the file,
     the line and the field for malformed lines.
     """
-    return table_records(read_swf_table(read_input(path), str(path), extra_fields))
+    return table_records(read_swf_file(path, extra_fields))
 
 
 def table_records(table: SwfTable) -> SwfLog:
@@ -286,13 +290,36 @@ def read_swf_table(raw: bytes, path: str, extra_fields: int = 0) -> SwfTable:
     """
     from schedsim.workloads.swf_scan import scan_columns
 
-    fields = (N_FIELDS, N_FIELDS + extra_fields) if extra_fields else (N_FIELDS,)
-    scanned = scan_columns(raw, fields, _INT_INDEXES, MAX_VALUE)
-    if scanned is not None:
-        header, header_numbers, columns, numbers = scanned
-        return SwfTable(Header(header, header_numbers, path), SwfColumns(columns), path,
-                        numbers)
-    return records_table(read_swf_lines(raw, path, extra_fields))
+    scanned = scan_columns(raw, _accepted_fields(extra_fields), _INT_INDEXES, MAX_VALUE)
+    if scanned is None:
+        return records_table(read_swf_lines(raw, path, extra_fields))
+    return _scanned_table(scanned, path)
+
+
+def read_swf_file(path: str | Path, extra_fields: int = 0) -> SwfTable:
+    """:func:`read_swf_table` of the file ``path`` (optionally gzipped), read a piece at
+    a time (``swf_scan.line_pieces``): a large file's bytes are never held whole, except
+    by the line-by-line reader where the scan does not decide."""
+    from schedsim.workloads.swf_scan import scan_stream
+
+    size = None
+    with opened_input(path) as stream:
+        if isinstance(stream, io.BufferedReader):
+            size = os.fstat(stream.fileno()).st_size
+        scanned = scan_stream(stream, _accepted_fields(extra_fields), _INT_INDEXES,
+                              MAX_VALUE, size)
+    if scanned is None:
+        return records_table(read_swf_lines(read_input(path), str(path), extra_fields))
+    return _scanned_table(scanned, str(path))
+
+
+def _accepted_fields(extra_fields: int) -> tuple[int, ...]:
+    return (N_FIELDS, N_FIELDS + extra_fields) if extra_fields else (N_FIELDS,)
+
+
+def _scanned_table(scanned: Scanned, path: str) -> SwfTable:
+    header, header_numbers, columns, numbers = scanned
+    return SwfTable(Header(header, header_numbers, path), SwfColumns(columns), path, numbers)
 
 
 def records_table(log: SwfLog) -> SwfTable:

@@ -1,21 +1,25 @@
 """SWF text to columns and back at compiled speed (``scan_columns``, ``format_rows``).
 
-A numba pass over the file's bytes (:func:`scan_block`, a block of job lines at a time)
-finds the header lines, the job lines and their fields, and converts every field
-written as a plain decimal number (optional sign, at most 15 digits, at most one point:
-correctly rounded, so the same double as Python's ``float``). Any other field (an
-exponent, ``inf``, more digits ...) is converted afterwards as the line-by-line reader
-converts it (``numbers.to_float``). Each block is then checked (field counts, finite, at
-least -1, at most 2^53, integral where SWF wants an integer) and added to the columns,
-each held in the narrowest type that holds its values exactly (:class:`NarrowColumns`).
-Text the pass does not model byte for byte the way Python reads text (bytes outside
-ASCII, control characters that ``str.split`` treats as blanks, a carriage return that is
-not part of a CRLF) and every check that fails go to the line-by-line reader, which
-gives the same values or the error naming the file, the line and the field: the fast
-path never decides an error message.
+A numba pass over the file's bytes (:func:`scan_block`, a block of job lines at a time;
+a file is read a piece of whole lines at a time, :func:`line_pieces`) finds the header
+lines, the job lines and their fields, and converts every field written as a plain
+decimal number (optional sign, at most 15 digits, at most one point: correctly rounded,
+so the same double as Python's ``float``). Any other field (an exponent, ``inf``, more
+digits ...) is converted afterwards as the line-by-line reader converts it
+(``numbers.to_float``). Each block is then checked (field counts, finite, at least -1,
+at most 2^53, integral where SWF wants an integer) and added to the columns, each held
+in the narrowest type that holds its values exactly (:class:`NarrowColumns`). Text the
+pass does not model byte for byte the way Python reads text (bytes outside ASCII,
+control characters that ``str.split`` treats as blanks, a carriage return that is not
+part of a CRLF) and every check that fails go to the line-by-line reader, which gives
+the same values or the error naming the file, the line and the field: the fast path
+never decides an error message.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO
 
 import numpy as np
 
@@ -23,6 +27,8 @@ from schedsim.kernel.cache import kernel
 from schedsim.numbers import to_float
 
 BLOCK_ROWS = 65_536  # job lines per block: a block of 18 float64 columns is 9 MB
+PIECE_BYTES = 1 << 22  # bytes of a file read at a time (more when a line is longer)
+_MIN_LINE_BYTES = 36  # of a job line: 18 one-digit fields, 17 blanks and a newline
 _HEADER_ROOM = 1_024  # header lines per call of scan_block
 _SLOW_ROOM = 4_096  # fields per call of scan_block that Python converts
 _POWERS_OF_TEN = np.array([10.0**k for k in range(16)])  # each exact in a float
@@ -57,13 +63,15 @@ def modelled_lines(raw):
 
 
 @kernel
-def scan_block(raw, at, line, block, counts, numbers, header, slow):
-    """The lines of ``raw`` from offset ``at`` (the start of line index ``line``) on: each
-    job line's first ``block.shape[0]`` values into the next column of ``block`` (NaN
-    where Python must convert the field, or where the line has no such field), its field
-    count into ``counts`` and its line number into ``numbers``; each header line's
-    (first, end offset, line number) into ``header``; each field Python must convert as
-    (column, field, first, end offset) into ``slow``. Stops when ``block``, ``header`` or
+def scan_block(raw, at, limit, line, block, counts, numbers, header, slow):
+    """The lines of ``raw`` that start from offset ``at`` (the start of line index
+    ``line``) to offset ``limit`` (the length of ``raw`` when it ends the file: an empty
+    last line counts; else the offset of its final newline): each job line's first
+    ``block.shape[0]`` values into the next column of ``block`` (NaN where Python must
+    convert the field, or where the line has no such field), its field count into
+    ``counts`` and its line number into ``numbers``; each header line's (first, end
+    offset, line number) into ``header``; each field Python must convert as (column,
+    field, first, end offset) into ``slow``. Stops when ``block``, ``header`` or
     ``slow`` could overflow, or at the end: returns the offset and line index to go on
     from and the job lines, header lines and slow fields written."""
     n = raw.shape[0]
@@ -71,7 +79,7 @@ def scan_block(raw, at, line, block, counts, numbers, header, slow):
     rows = 0
     n_header = 0
     n_slow = 0
-    while at <= n and rows < room and n_header < header.shape[0] \
+    while at <= limit and rows < room and n_header < header.shape[0] \
             and n_slow + width <= slow.shape[0]:
         end = at
         while end < n and raw[end] != 10:
@@ -219,6 +227,8 @@ class NarrowColumns:
         integers, repeated = np.empty(width, np.bool_), np.empty(width, np.bool_)
         value_ranges(block, rows, width, low, high, integers, repeated)
         done = self.rows
+        if done + rows > self.capacity:
+            self._grow(done + rows)
         for field in range(width):
             array = self.arrays[field]
             first = float(block[field, 0])
@@ -243,12 +253,28 @@ class NarrowColumns:
             self.arrays[field] = array
         self.rows = done + rows
 
+    def _grow(self, rows: int) -> None:
+        """Room for ``rows`` rows (at least twice the room so far): held rows copied once."""
+        self.capacity = max(rows, 2 * self.capacity)
+        self.arrays = [None if array is None else _with_room(array, self.rows, self.capacity)
+                       for array in self.arrays]
+
     def columns(self) -> list[np.ndarray]:
         """Every column, ``rows`` long (a repeated value as a read-only broadcast)."""
         rows = self.rows
         return [np.broadcast_to(np.float64(value), (rows,)) if array is None
                 else array[:rows] for array, value in zip(self.arrays, self.repeated,
                                                           strict=True)]
+
+
+def _with_room(array: np.ndarray, rows: int, capacity: int,
+               dtype: np.dtype | None = None) -> np.ndarray:
+    """A new array of ``capacity`` (of ``dtype``, else the same type) starting with the
+    first ``rows`` values of ``array``; the rest is not written (it takes no memory until
+    it is)."""
+    wider = np.empty(capacity, dtype or array.dtype)
+    wider[:rows] = array[:rows]
+    return wider
 
 
 def _same(a: float, b: float) -> bool:
@@ -259,18 +285,68 @@ def _whole(value: float) -> bool:
     return value == np.floor(value) and not (value == 0 and np.signbit(value))
 
 
+Scanned = tuple[list[str], list[int], list[np.ndarray], np.ndarray]
+
+
 def scan_columns(raw: bytes, fields: tuple[int, ...], int_fields: tuple[int, ...],
-                 max_value: float
-                 ) -> tuple[list[str], list[int], list[np.ndarray], np.ndarray] | None:
+                 max_value: float) -> Scanned | None:
     """Header lines (without ';'), their line numbers, the columns of the job lines'
     first ``min(fields)`` values (:class:`NarrowColumns`) and the job lines' numbers;
     None where the line-by-line reader must decide (module docstring)."""
     data = np.frombuffer(raw, np.uint8)
-    lines = modelled_lines(data)
-    if lines < 0:
-        return None
+    bound = data.shape[0] // _MIN_LINE_BYTES + 1  # job lines, at most
+    return scan_pieces([(data, True)], fields, int_fields, max_value,
+                       min(BLOCK_ROWS, bound), bound)
+
+
+def scan_stream(stream: BinaryIO, fields: tuple[int, ...], int_fields: tuple[int, ...],
+                max_value: float, size: int | None = None) -> Scanned | None:
+    """:func:`scan_columns` of the bytes of ``stream``, holding one piece of them at a
+    time (``size``: the stream's length where it is known, to size the columns once)."""
+    bound = BLOCK_ROWS if size is None else size // _MIN_LINE_BYTES + 1
+    return scan_pieces(line_pieces(stream), fields, int_fields, max_value,
+                       min(BLOCK_ROWS, bound), bound)
+
+
+def line_pieces(stream: BinaryIO) -> Iterator[tuple[np.ndarray, bool]]:
+    """The bytes of ``stream`` in pieces of whole lines, each with whether it is the last:
+    every piece but the last ends with a newline and holds at most ``PIECE_BYTES`` bytes,
+    or one longer line. A piece is read-only and valid until the next is asked for (the
+    pieces share one buffer)."""
+    buffer = bytearray(PIECE_BYTES)
+    held = 0
+    while True:
+        got = stream.readinto(memoryview(buffer)[held:])
+        held += got
+        if not got:
+            yield _read_only(buffer, held), True
+            return
+        if held < len(buffer):
+            continue
+        cut = buffer.rfind(b"\n", 0, held) + 1
+        if cut == 0:  # one line fills the buffer: a larger buffer
+            buffer = buffer + bytearray(len(buffer))
+            continue
+        yield _read_only(buffer, cut), False
+        buffer[:held - cut] = buffer[cut:held]
+        held -= cut
+
+
+def _read_only(buffer: bytearray, length: int) -> np.ndarray:
+    """The first ``length`` bytes of ``buffer``, read-only: the type the scan compiles
+    for (the bytes of a whole file are read-only)."""
+    piece = np.frombuffer(buffer, np.uint8, length)
+    piece.flags.writeable = False
+    return piece
+
+
+def scan_pieces(pieces: Iterable[tuple[np.ndarray, bool]], fields: tuple[int, ...],
+                int_fields: tuple[int, ...], max_value: float, block_rows: int,
+                capacity: int) -> Scanned | None:
+    """:func:`scan_columns` of a text given in pieces of whole lines (:func:`line_pieces`),
+    with room for ``block_rows`` job lines per block and ``capacity`` in the columns
+    (grown as needed)."""
     width = max(fields)
-    block_rows = min(BLOCK_ROWS, lines)
     block = np.empty((width, block_rows))
     counts = np.empty(block_rows, np.int64)
     numbers = np.empty(block_rows, np.int64)
@@ -279,27 +355,42 @@ def scan_columns(raw: bytes, fields: tuple[int, ...], int_fields: tuple[int, ...
     integral = np.zeros(width, np.bool_)
     integral[list(int_fields)] = True
     accepted = np.array(fields, np.int64)
-    columns = NarrowColumns(min(fields), lines)
-    line_numbers = np.empty(lines, np.int32 if lines < 2**31 else np.int64)
+    columns = NarrowColumns(min(fields), capacity)
+    line_numbers = np.empty(capacity, np.int32)
     header: list[str] = []
     header_numbers: list[int] = []
-    at = line = 0
-    while at <= data.shape[0]:
-        at, line, rows, n_header, n_slow = scan_block(data, at, line, block, counts, numbers,
-                                                      header_spans, slow)
-        for row, field, first, end in slow[:n_slow].tolist():
-            try:
-                block[field, row] = to_float(raw[first:end].decode("ascii"))
-            except ValueError:
-                return None
-        if not block_ok(block, rows, counts, accepted, integral, max_value):
+    line = 0
+    for data, last in pieces:
+        if modelled_lines(data) < 0:
             return None
-        line_numbers[columns.rows:columns.rows + rows] = numbers[:rows]
-        columns.add(block, rows)
-        for first, end, number in header_spans[:n_header].tolist():
-            header.append(raw[first + 1:end].decode("ascii").rstrip())
-            header_numbers.append(number)
+        at = 0
+        limit = data.shape[0] if last else data.shape[0] - 1
+        while at <= limit:
+            at, line, rows, n_header, n_slow = scan_block(data, at, limit, line, block, counts,
+                                                          numbers, header_spans, slow)
+            for row, field, first, end in slow[:n_slow].tolist():
+                try:
+                    block[field, row] = to_float(data[first:end].tobytes().decode("ascii"))
+                except ValueError:
+                    return None
+            if not block_ok(block, rows, counts, accepted, integral, max_value):
+                return None
+            line_numbers = _numbers_with_room(line_numbers, columns.rows, rows, line)
+            line_numbers[columns.rows:columns.rows + rows] = numbers[:rows]
+            columns.add(block, rows)
+            for first, end, number in header_spans[:n_header].tolist():
+                header.append(data[first + 1:end].tobytes().decode("ascii").rstrip())
+                header_numbers.append(number)
     return header, header_numbers, columns.columns(), line_numbers[:columns.rows]
+
+
+def _numbers_with_room(numbers: np.ndarray, held: int, rows: int, line: int) -> np.ndarray:
+    """``numbers`` with room for ``rows`` more line numbers after ``held``, up to ``line``
+    (int32 until a line number needs int64)."""
+    dtype = np.dtype(np.int64) if line >= 2**31 else numbers.dtype
+    if held + rows <= numbers.shape[0] and dtype == numbers.dtype:
+        return numbers
+    return _with_room(numbers, held, max(held + rows, 2 * numbers.shape[0]), dtype)
 
 
 @kernel
