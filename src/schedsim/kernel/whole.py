@@ -24,15 +24,28 @@ class Columns:
     """The jobs of a run in arrival order (submit time, then workload order): ``order[i]``
     is the position in the workload of the i-th job to arrive; ``in_order`` says that
     this is the workload's order (the usual case: the columns are then the given arrays,
-    not copies)."""
+    not copies, and ``order`` is made only when asked for)."""
 
-    order: np.ndarray
+    arrival_order: np.ndarray | None  # None: the workload's order
     submit: np.ndarray
     runtime: np.ndarray
     estimate: np.ndarray
     size: np.ndarray  # processors of a rigid job: its request rounded up to the unit
     work: np.ndarray  # NaN for a rigid job; empty when every job is rigid
-    in_order: bool = False
+
+    @property
+    def in_order(self) -> bool:
+        return self.arrival_order is None
+
+    @property
+    def order(self) -> np.ndarray:
+        return np.arange(self.submit.shape[0]) if self.arrival_order is None \
+            else self.arrival_order
+
+    def positions(self) -> Sequence[int] | np.ndarray:
+        """``order`` without an array where it is the workload's (for error messages)."""
+        return range(self.submit.shape[0]) if self.arrival_order is None \
+            else self.arrival_order
 
 
 def columns(submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray,
@@ -40,17 +53,17 @@ def columns(submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray,
     """Columns in workload order -> :class:`Columns` in arrival order."""
     n = submit.shape[0]
     in_order = bool((submit[1:] >= submit[:-1]).all())
-    order = np.arange(n) if in_order else np.lexsort((np.arange(n), submit))
+    order = None if in_order else np.lexsort((np.arange(n), submit))
     size = procs if unit == 1 else -(-procs // unit) * unit
     work = np.empty(0) if work is None else work
 
     def arrival(values: np.ndarray, dtype: type) -> np.ndarray:
-        return np.ascontiguousarray(values if in_order or values.shape[0] == 0
+        return np.ascontiguousarray(values if order is None or values.shape[0] == 0
                                     else values[order], dtype)
 
     return Columns(order, arrival(submit, np.float64), arrival(runtime, np.float64),
                    arrival(estimate, np.float64), arrival(size, np.int64),
-                   arrival(work, np.float64), in_order)
+                   arrival(work, np.float64))
 
 
 def job_columns(jobs: Sequence[Job], unit: int) -> Columns:

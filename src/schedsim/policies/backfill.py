@@ -103,7 +103,7 @@ class FCFS(QueuePolicy[CompiledSettings]):
         if cols.size.min() <= 0 or cols.size.max() > machine.partitions[0]:
             return None
         outcome = self._run(cols)
-        check(outcome, cols.order)
+        check(outcome, cols.positions())
         return (in_workload_order(outcome.start, cols), in_workload_order(outcome.end, cols),
                 in_workload_order(cols.size, cols))
 
