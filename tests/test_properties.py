@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedsim.engine import EngineView, simulate
 from schedsim.jobs import Job
 from schedsim.machine import Machine
-from schedsim.metrics import validate_schedule
+from schedsim.metrics import summarize_columns, summarize_table, validate_schedule
 from schedsim.policies.backfill import EASY, Conservative, _just_started, shadow_and_extra
 from schedsim.policies.registry import NoSettings, make_policy
 
@@ -114,3 +115,26 @@ def test_fcfs_starts_in_arrival_order(jobs: list[Job]) -> None:
     order = sorted(range(len(jobs)), key=lambda i: (jobs[i].submit, i))
     started = [schedule.start[i] for i in order]
     assert started == sorted(started)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 600), seed=st.integers(0, 2**32 - 1), tau=st.sampled_from([10.0, 0.5]))
+def test_the_summary_of_columns_is_the_summary_of_the_job_table(n: int, seed: int,
+                                                                tau: float) -> None:
+    """``summarize_columns`` (in-place, for a million jobs) gives every value of
+    ``summarize_table`` over the module's definitions bit for bit: long enough runs for
+    numpy's pairwise sums, times that are not integers."""
+    rng = np.random.default_rng(seed)
+    submit = np.sort(rng.uniform(0, 1e5, n))
+    start = submit + rng.exponential(500.0, n) * (rng.random(n) < 0.7)
+    end = start + rng.uniform(0.01, 3e4, n)
+    procs = rng.integers(1, 65, n)
+    runtime, response = end - start, end - submit
+    table = {"submit": submit, "end": end, "runtime": runtime, "procs": procs,
+             "wait": start - submit, "response": response,
+             "bounded_slowdown": np.maximum(1.0, response / np.maximum(runtime, tau))}
+    expected = summarize_table(table, 64).as_dict()
+    got = summarize_columns(submit, start, end, procs, 64, tau).as_dict()
+    assert got.keys() == expected.keys()
+    for name, value in expected.items():
+        assert np.array_equal(got[name], value) and type(got[name]) is type(value), name

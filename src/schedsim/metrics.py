@@ -82,14 +82,22 @@ def summarize(schedule: Schedule, tau: float = 10.0) -> Summary:
 
 def summarize_columns(submit: np.ndarray, start: np.ndarray, end: np.ndarray,
                       procs: np.ndarray, machine_procs: int, tau: float = 10.0) -> Summary:
-    """``summarize`` of a finished run given as columns, every job in one segment."""
-    runtime = end - start
+    """``summarize`` of a finished run given as columns, every job in one segment: the
+    same values, with at most two per-job arrays alive at a time (a million-job run)."""
+    if len(submit) == 0:
+        return summarize_table({"submit": submit}, machine_procs)
+    scratch = end - start  # the run times
+    busy = float((scratch * procs).sum())
+    mean_run = float(scratch.mean())
+    np.maximum(scratch, tau, out=scratch)
     response = end - submit
-    table = {"submit": submit, "end": end, "runtime": runtime, "procs": procs,
-             "wait": start - submit, "response": response,
-             "bounded_slowdown": np.maximum(1.0, response / np.maximum(runtime, tau))
-             if len(submit) else runtime}
-    return summarize_table(table, machine_procs)
+    mean_response = float(response.mean())
+    np.divide(response, scratch, out=scratch)
+    mean_bounded_slowdown = float(np.maximum(1.0, scratch, out=scratch).mean())
+    wait = np.subtract(start, submit, out=response)
+    return _summary(len(submit), float(submit.min()), float(end.max()), busy, mean_run,
+                    float(wait.mean()), mean_response, mean_bounded_slowdown,
+                    float(wait.max()), machine_procs)
 
 
 def summarize_table(table: dict[str, np.ndarray], machine_procs: int) -> Summary:
@@ -97,19 +105,25 @@ def summarize_table(table: dict[str, np.ndarray], machine_procs: int) -> Summary
     n = len(table["submit"])
     if n == 0:
         return Summary(0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
-    first_submit = float(table["submit"].min())
-    last_end = float(table["end"].max())
+    return _summary(n, float(table["submit"].min()), float(table["end"].max()),
+                    float((table["runtime"] * table["procs"]).sum()),
+                    float(table["runtime"].mean()), float(table["wait"].mean()),
+                    float(table["response"].mean()),
+                    float(table["bounded_slowdown"].mean()), float(table["wait"].max()),
+                    machine_procs)
+
+
+def _summary(n: int, first_submit: float, last_end: float, busy: float, mean_run: float,
+             mean_wait: float, mean_response: float, mean_bounded_slowdown: float,
+             max_wait: float, machine_procs: int) -> Summary:
     span = last_end - first_submit
-    busy = float((table["runtime"] * table["procs"]).sum())
-    mean_run = float(table["runtime"].mean())
-    mean_wait = float(table["wait"].mean())
     return Summary(
         jobs=n,
         mean_wait=mean_wait,
-        mean_response=float(table["response"].mean()),
+        mean_response=mean_response,
         mean_runtime=mean_run,
-        mean_bounded_slowdown=float(table["bounded_slowdown"].mean()),
-        max_wait=float(table["wait"].max()),
+        mean_bounded_slowdown=mean_bounded_slowdown,
+        max_wait=max_wait,
         utilization=busy / (machine_procs * span) if span > 0 else 0.0,
         makespan=span,
         slowdown_of_means=(mean_wait + mean_run) / mean_run if mean_run > 0 else 1.0,
