@@ -310,9 +310,9 @@ def scan_stream(stream: BinaryIO, fields: tuple[int, ...], int_fields: tuple[int
 
 def line_pieces(stream: BinaryIO) -> Iterator[tuple[np.ndarray, bool]]:
     """The bytes of ``stream`` in pieces of whole lines, each with whether it is the last:
-    every piece but the last ends with a newline and holds at most ``PIECE_BYTES`` bytes,
-    or one longer line. A piece is read-only and valid until the next is asked for (the
-    pieces share one buffer)."""
+    every piece but the last ends with a newline and is at most the buffer's size
+    (``PIECE_BYTES``, doubled whenever one line is longer). A piece is read-only and valid
+    until the next is asked for (the pieces share one buffer)."""
     buffer = bytearray(PIECE_BYTES)
     held = 0
     while True:
