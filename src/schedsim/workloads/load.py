@@ -1,12 +1,13 @@
 """The one way in for a workload file: :func:`load_workload`.
 
-A file is read once (``inputs.read_input``: a regular readable file, gunzipped when it is
-gzip data) by the one reader of its format: CWF (``cwf.parse_cwf``) for ``.cwf`` names,
-SWF (``swf.read_swf_file``: the compiled scan, a piece of the file at a time; the line
-reader where the scan does not decide) for every other. An SWF file of one of our
-generators whose jobs are not rigid names its model in its header, and that model turns
-the table into its jobs (:func:`_interpretation`); the jobs of any other SWF file are its
-cleaned rows (``columns.clean``), held as columns until a run asks for ``Job`` objects.
+A file is read (``inputs``: a regular readable file, gunzipped when it is gzip data) by
+the one reader of its format: CWF (``cwf.parse_cwf``, the whole bytes) for ``.cwf``
+names, SWF (``swf.read_swf_file``: the compiled scan, a piece of the file at a time; the
+line reader, on the whole bytes, where the scan does not decide) for every other. An SWF
+file of one of our generators whose jobs are not rigid names its model in its header,
+and that model turns the table into its jobs (:func:`_interpretation`); the jobs of any
+other SWF file are its cleaned rows (``columns.clean``), held as columns until a run
+asks for ``Job`` objects.
 """
 
 from __future__ import annotations
