@@ -13,6 +13,7 @@ from schedsim.engine import RunningJob, Schedule, simulate
 from schedsim.errors import InputError
 from schedsim.jobs import Job
 from schedsim.machine import Machine
+from schedsim.policies.compiled.hrf import highest_revenue_first_rows
 from schedsim.policies.moldable import (
     TABLE_2,
     Candidates,
@@ -25,6 +26,7 @@ from schedsim.policies.moldable import (
     JobSizes,
     MoldablePolicy,
     MoldableSettings,
+    RuntimeRows,
     ScheduleFairAllocation,
     ScheduleFairSettings,
     SubmitFairAllocation,
@@ -193,6 +195,48 @@ def test_hrf_ties_go_to_the_earlier_job_and_zero_revenue_is_not_allocated() -> N
     assert highest_revenue_first(((10.0, 10.0, 4.0), (9.0, 8.0)), 5) == [0, 1]
     assert highest_revenue_first(((10.0, 10.0, 4.0), (9.0, 8.0)), 5, min_revenue=-1.0) == [2, 1]
 
+
+
+def literal_algorithm_1(tables: list[list[float]], extra_steps: int,
+                        min_revenue: float) -> list[int]:
+    """HRF paper, Algorithm 1 lines 5-12 as written: each step scans every considering
+    job for the highest revenue (ties: the earlier job); O(steps x n)."""
+    steps = [0] * len(tables)
+    considering = [len(t) > 1 and t[0] - t[1] > min_revenue for t in tables]
+    while extra_steps > 0 and any(considering):
+        best = max((i for i in range(len(tables)) if considering[i]),
+                   key=lambda i: (tables[i][steps[i]] - tables[i][steps[i] + 1], -i))
+        steps[best] += 1
+        extra_steps -= 1
+        k, table = steps[best], tables[best]
+        considering[best] = k + 1 < len(table) and table[k] - table[k + 1] > min_revenue
+    return steps
+
+
+# runtimes on few distinct values, so that revenues tie often
+_runtime = st.sampled_from([1.0, 2.0, 3.0, 5.0, 8.0, 13.0, 40.0, 100.0])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(_runtime, min_size=1, max_size=7), max_size=20),
+       st.integers(0, 40), st.sampled_from([0.0, -1.0, 2.0]), st.randoms())
+def test_hrf_gives_every_step_as_algorithm_1_does(tables: list[list[float]],
+                                                  extra_steps: int, min_revenue: float,
+                                                  rng: random.Random) -> None:
+    """The Python function and the compiled one HRF runs (on rows of an array that jobs
+    have entered and left in any order) both give each step as Algorithm 1 does."""
+    expected = literal_algorithm_1(tables, extra_steps, min_revenue)
+    assert highest_revenue_first(tables, extra_steps, min_revenue) == expected
+    rows = RuntimeRows(7)
+    others = [moldable_job(100 + i, (9.0, 1.0)) for i in range(rng.randrange(20))]
+    rows.rows(others, [Candidates((1, 2), (9.0, 1.0))] * len(others))
+    for job in rng.sample(others, rng.randrange(len(others) + 1)):
+        rows.forget(job.index)
+    queue = [moldable_job(i, tuple(table)) for i, table in enumerate(tables)]
+    candidates = [Candidates(tuple(range(1, len(t) + 1)), tuple(t)) for t in tables]
+    at = rows.rows(queue, candidates)
+    assert highest_revenue_first_rows(rows.runtimes, rows.lengths, at, extra_steps,
+                                      min_revenue).tolist() == expected
 
 def hrf_sizes(settings: HrfSettings, machine: Machine,
               tables: tuple[tuple[float, ...], ...]) -> list[int]:

@@ -33,6 +33,8 @@ from functools import lru_cache
 from heapq import heapify, heappop, heappush
 from typing import ClassVar, Protocol
 
+import numpy as np
+
 from schedsim.engine import Decision, EngineView, RunningJob, Start
 from schedsim.jobs import Job
 from schedsim.machine import Machine
@@ -299,6 +301,48 @@ def highest_revenue_first(runtime_tables: Sequence[Sequence[float]], extra_steps
     return steps
 
 
+class RuntimeRows:
+    """The run-time tables of the queued jobs (``Candidates.runtimes``), each a row of one
+    array kept across HRF's calls of Algorithm 1 (``policies.compiled.hrf``): a job's
+    row is filled when it is first allocated and freed when it starts."""
+
+    def __init__(self, width: int) -> None:
+        self.runtimes = np.zeros((0, width))
+        self.lengths = np.zeros(0, np.int64)
+        self.row_of: dict[int, int] = {}  # job index -> row
+        self.free: list[int] = []
+
+    def rows(self, queue: Sequence[Job], candidates: Sequence[Candidates]) -> np.ndarray:
+        """The rows of ``queue``'s jobs in queue order (filled for jobs without one)."""
+        row_of = self.row_of
+        rows = [row_of.get(job.index, -1) for job in queue]
+        if -1 in rows:
+            for position, row in enumerate(rows):
+                if row < 0:
+                    rows[position] = self._fill(queue[position].index,
+                                                candidates[position].runtimes)
+        return np.array(rows, np.int64)
+
+    def forget(self, index: int) -> None:
+        row = self.row_of.pop(index, None)
+        if row is not None:
+            self.free.append(row)
+
+    def _fill(self, index: int, table: Sequence[float]) -> int:
+        if not self.free:
+            count = self.lengths.shape[0]
+            grown = max(16, 2 * count)
+            self.runtimes = np.concatenate(
+                (self.runtimes, np.zeros((grown - count, self.runtimes.shape[1]))))
+            self.lengths = np.concatenate((self.lengths, np.zeros(grown - count, np.int64)))
+            self.free.extend(range(grown - 1, count - 1, -1))
+        row = self.free.pop()
+        self.runtimes[row, :len(table)] = table
+        self.lengths[row] = len(table)
+        self.row_of[index] = row
+        return row
+
+
 class HrfAllocation(Allocation):
     """HRF (HRF paper, sec. 5): reruns Algorithm 1 when the queue has changed.
 
@@ -322,6 +366,7 @@ class HrfAllocation(Allocation):
         self.sizes: dict[int, int] = {}
         self.queue_changed = False
         self.allocated_at = -math.inf
+        self.tables = RuntimeRows(self.job_sizes.capacity // self.job_sizes.unit)
 
     def submitted(self, job: Job, state: SystemState) -> None:
         self.queue_changed = True
@@ -329,6 +374,7 @@ class HrfAllocation(Allocation):
     def started(self, job: Job) -> None:
         self.queue_changed = True
         self.job_sizes.forget(job)
+        self.tables.forget(job.index)
         del self.sizes[job.index]
 
     def prepare(self, state: SystemState) -> None:
@@ -345,9 +391,14 @@ class HrfAllocation(Allocation):
         return self.reallocates_within_instant or now != self.allocated_at
 
     def _allocate(self, queue: list[Job]) -> None:
+        from schedsim.policies.compiled.hrf import highest_revenue_first_rows
+
         candidates = [self.job_sizes.of(job) for job in queue]
-        steps = highest_revenue_first([c.runtimes for c in candidates],
-                                      self._extra_steps(candidates), self.settings.min_revenue)
+        tables = self.tables
+        rows = tables.rows(queue, candidates)  # first: it may grow the arrays
+        steps = highest_revenue_first_rows(tables.runtimes, tables.lengths, rows,
+                                           self._extra_steps(candidates),
+                                           self.settings.min_revenue).tolist()
         self.sizes = {job.index: c.sizes[k] for job, c, k in zip(queue, candidates, steps,
                                                                   strict=True)}
 
