@@ -196,7 +196,6 @@ def test_hrf_ties_go_to_the_earlier_job_and_zero_revenue_is_not_allocated() -> N
     assert highest_revenue_first(((10.0, 10.0, 4.0), (9.0, 8.0)), 5, min_revenue=-1.0) == [2, 1]
 
 
-
 def literal_algorithm_1(tables: list[list[float]], extra_steps: int,
                         min_revenue: float) -> list[int]:
     """HRF paper, Algorithm 1 lines 5-12 as written: each step scans every considering
@@ -237,6 +236,7 @@ def test_hrf_gives_every_step_as_algorithm_1_does(tables: list[list[float]],
     at = rows.rows(queue, candidates)
     assert highest_revenue_first_rows(rows.runtimes, rows.lengths, at, extra_steps,
                                       min_revenue).tolist() == expected
+
 
 def hrf_sizes(settings: HrfSettings, machine: Machine,
               tables: tuple[tuple[float, ...], ...]) -> list[int]:
