@@ -437,6 +437,23 @@ def _nontype(policy, eng, c, left, placed_times, placed_free, placed_n, times, f
 
 
 @kernel
+def _start_planned(policy, eng, mine, starts, clock):
+    """Start the class's waiting jobs ``mine`` whose planned start ``starts`` is now (at
+    most ``clock``) and that fit, in queue order; returns whether one started. A function
+    of its own: inside the scheduling call numba counted three arrays up and down at
+    every job."""
+    busy = False
+    for q in range(mine.shape[0]):
+        job = mine[q]
+        if starts[q] <= clock and eng.size[job] <= eng.free[0]:
+            start_job(eng, job, eng.size[job], 0)
+            busy = True
+            policy.started_class[job] = clock
+            policy.is_started[job] = True
+    return busy
+
+
+@kernel
 def _scojo_schedule(policy, eng):
     """One call of ``ScojoPECT.schedule``."""
     now = eng.now
@@ -487,13 +504,8 @@ def _scojo_schedule(policy, eng):
                 times, frees, steps, eng.size[mine], eng.estimate[mine], policy.slots[c, :m],
                 clock, False)
         policy.slots[c, :m] = starts  # the plan the class keeps
-        for q in range(m):
-            job = mine[q]
-            if starts[q] <= clock and eng.size[job] <= eng.free[0]:
-                start_job(eng, job, eng.size[job], 0)
-                busy = True
-                policy.started_class[job] = clock
-                policy.is_started[job] = True
+        if _start_planned(policy, eng, mine, starts, clock):
+            busy = True
     if _nontype(policy, eng, c, left, placed_times, placed_free, placed_n, times, frees, steps,
                 mine, starts):
         busy = True
