@@ -101,12 +101,19 @@ def _cap(constants, size, pmax, unit, procs):
 
 
 @kernel
-def _idle_order(weight, speed_int):
-    """The processors in the order idle ones are given out: (-w, -b, k)."""
+def _idle_order(weight, speed_int, owner):
+    """The idle processors in the order they are given out: (-w, -b, k)."""
     procs = speed_int.shape[0]
-    keys = (weight.max() - weight) * (speed_int.max() + 1) * procs \
-        + (speed_int.max() - speed_int) * procs + np.arange(procs)
-    return np.argsort(keys)
+    idle = np.empty(procs, np.int64)
+    count = 0
+    for k in range(procs):
+        if owner[k] < 0:
+            idle[count] = k
+            count += 1
+    idle = idle[:count]
+    keys = (weight.max() - weight[idle]) * (speed_int.max() + 1) * procs \
+        + (speed_int.max() - speed_int[idle]) * procs + idle
+    return idle[np.argsort(keys)]
 
 
 @kernel
@@ -155,11 +162,11 @@ def _adaptive_schedule(policy, eng):
                 break
             need, most = _cap(constants, size, pmax[job], unit, procs)
         if not ordered:
-            order = _idle_order(weight, speed_int)
+            order = _idle_order(weight, speed_int, owner)
             ordered = True
         total_weight = 0
         count = 0
-        for i in range(procs):
+        for i in range(order.shape[0]):
             k = order[i]
             if owner[k] < 0:
                 chosen[count] = k
