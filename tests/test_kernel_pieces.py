@@ -333,3 +333,46 @@ def test_the_minimum_tree_finds_what_a_scan_finds(size: int, data: st.DataObject
         limit = data.draw(st.one_of(st.just(mintree.ABSENT - 1), st.integers(-1, 10)))
         expected = next((p for p in range(start, size) if values[p] <= limit), -1)
         assert mintree.first_at_most(tree, start, limit) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_the_array_copies_equal_numpy_slicing(data: st.DataObject) -> None:
+    """``kernel.arrays``: each copy writes what numpy's slicing and fancy indexing write,
+    and nothing outside its range."""
+    from schedsim.kernel import arrays
+
+    values = st.lists(st.floats(-1e9, 1e9), min_size=0, max_size=30)
+    source = np.array(data.draw(values), np.float64)
+    size = len(source)
+    first = data.draw(st.integers(0, size))
+    count = data.draw(st.integers(0, size - first))
+    target = np.array(data.draw(st.lists(st.floats(-1e9, 1e9), min_size=count,
+                                         max_size=count + 10)), np.float64)
+    at = data.draw(st.integers(0, len(target) - count))
+    expected = target.copy()
+    expected[at:at + count] = source[first:first + count]
+    arrays.copy_into(target, at, source, first, count)
+    assert target.tolist() == expected.tolist()
+
+    index = np.array(data.draw(st.lists(st.integers(0, max(size - 1, 0)), max_size=10)
+                               if size else st.just([])), np.int64)
+    target = np.zeros(len(index) + 3)
+    expected = target.copy()
+    expected[2:2 + len(index)] = source[index]
+    arrays.gather_into(target, 2, source, index)
+    assert target.tolist() == expected.tolist()
+
+    skip = np.array(sorted(data.draw(st.sets(st.integers(0, max(size - 1, 0)), max_size=size)
+                                     if size else st.just(set()))), np.int64)
+    kept = np.delete(source, skip)
+    target = np.full(len(kept) + 2, -1.0)
+    arrays.copy_skipping(target, source, skip)
+    assert target.tolist() == [*kept.tolist(), -1.0, -1.0]
+
+    target = np.full(size + 2, -1.0)
+    padded = np.concatenate((np.full(first, 7.0), kept))
+    arrays.fill_skipping(target, skip, padded, first)
+    expected = np.full(size + 2, -1.0)
+    expected[np.setdiff1d(np.arange(size), skip)] = kept
+    assert target.tolist() == expected.tolist()

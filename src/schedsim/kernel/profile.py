@@ -22,13 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from schedsim.kernel.arrays import copy_into, unsigned
 from schedsim.kernel.cache import kernel
 
 inline = kernel(inline="always")
-# An index known to be non-negative, cast for array access: numba then skips the
-# negative-index wraparound, whose compare-and-select in every access of the scans below
-# made them about 1.8 times slower (docs/performance.md, "Unsigned indices").
-unsigned = np.uint64
 
 
 @inline
@@ -156,8 +153,8 @@ def grown(times, free, n, room):
     """Copies of the profile's ``n`` steps with room for ``room`` more."""
     out_times = np.empty(n + room, np.float64)
     out_free = np.empty(n + room, np.int64)
-    out_times[:n] = times[:n]
-    out_free[:n] = free[:n]
+    copy_into(out_times, 0, times, 0, n)
+    copy_into(out_free, 0, free, 0, n)
     return out_times, out_free
 
 

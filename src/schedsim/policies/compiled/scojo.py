@@ -16,6 +16,7 @@ import numpy as np
 from numba import typeof, types
 
 from schedsim.kernel import loop
+from schedsim.kernel.arrays import copy_into, copy_skipping, fill_skipping, gather_into
 from schedsim.kernel.cache import kernel
 from schedsim.kernel.loop import (
     NONE,
@@ -104,7 +105,9 @@ SCOJO_STATE = ScojoState([
     ("started_class", _f8[::1]),  # a job's start in its class's time (NaN: not started)
     ("calls", _i8[::1]), ("nodes", _i8[::1]), ("hits", _i8[::1]),
     ("ends", _f8[::1]), ("end_procs", _i8[::1]),  # scratch: a profile's (end, processors)
-    ("is_started", _b1[::1]), ("due", _b1[::1]), ("candidates", _i8[::1])])
+    ("is_started", _b1[::1]), ("due", _b1[::1]), ("candidates", _i8[::1]),
+    # scratch of a call: the queue positions of the class's jobs it started as planned
+    ("started_at", _i8[::1]), ("n_started_at", _i8)])
 
 
 @kernel
@@ -263,7 +266,7 @@ def _due_elsewhere(policy, eng, c, free):
         if smallest > free:
             continue
         d_starts = _kept_plan(policy, eng, d, theirs)
-        policy.slots[d, :length] = d_starts
+        copy_into(policy.slots[d], 0, d_starts, 0, length)
         for q in range(length):
             if d_starts[q] <= policy.clock[d]:
                 policy.due[theirs[q]] = True
@@ -345,20 +348,11 @@ def _nontype_by_slack(policy, eng, c, left, free, candidates, chosen, times, fre
     ``mine`` it started now; marks the best set in ``chosen`` and keeps the check's
     placement as the class's plan. Returns whether a set passed."""
     clock = policy.clock[c]
-    n_started = 0
-    for q in range(mine.shape[0]):
-        if policy.is_started[mine[q]]:
-            n_started += 1
-    own = np.empty(n_started, np.int64)
+    started_at = policy.started_at[:policy.n_started_at]
+    n_started = started_at.shape[0]
+    own = mine[started_at]
     waiting = np.empty(mine.shape[0] - n_started, np.int64)
-    a = b = 0
-    for q in range(mine.shape[0]):
-        if policy.is_started[mine[q]]:
-            own[a] = mine[q]
-            a += 1
-        else:
-            waiting[b] = mine[q]
-            b += 1
+    copy_skipping(waiting, mine, started_at)
     s_times, s_free, s_n = reserve_all(times, frees, steps, np.full(n_started, clock),
                                        eng.size[own], eng.estimate[own])
     window = min(policy.constants.lookahead, candidates.shape[0])
@@ -371,11 +365,11 @@ def _nontype_by_slack(policy, eng, c, left, free, candidates, chosen, times, fre
     for p in range(window):
         sizes[p] = eng.size[candidates[p]]
         spans[p] = _span(eng, candidates[p], left)
-    sizes[window:] = eng.size[waiting]
-    spans[window:] = eng.estimate[waiting]
-    submitted[window:] = policy.submitted[waiting]
-    fair[window:] = policy.fair[waiting]
-    full_slack[window:] = policy.full_slack[waiting]
+    gather_into(sizes, window, eng.size, waiting)
+    gather_into(spans, window, eng.estimate, waiting)
+    gather_into(submitted, window, policy.submitted, waiting)
+    gather_into(fair, window, policy.fair, waiting)
+    gather_into(full_slack, window, policy.full_slack, waiting)
     found, best, found_nodes, hit = slack_search(
         s_times, s_free, s_n, clock, policy.capacity, free, sizes, spans, submitted, fair,
         full_slack, policy.constants, window, False)
@@ -386,11 +380,7 @@ def _nontype_by_slack(policy, eng, c, left, free, candidates, chosen, times, fre
         return False
     for p in range(window):
         chosen[p] = best[p] == clock
-    r = window
-    for q in range(policy.lengths[c]):
-        if not policy.is_started[policy.queues[c, q]]:
-            policy.slots[c, q] = best[r]
-            r += 1
+    fill_skipping(policy.slots[c], started_at, best, window)
     return True
 
 
@@ -439,18 +429,20 @@ def _nontype(policy, eng, c, left, placed_times, placed_free, placed_n, times, f
 @kernel
 def _start_planned(policy, eng, mine, starts, clock):
     """Start the class's waiting jobs ``mine`` whose planned start ``starts`` is now (at
-    most ``clock``) and that fit, in queue order; returns whether one started. A function
-    of its own: inside the scheduling call numba counted three arrays up and down at
-    every job."""
-    busy = False
+    most ``clock``) and that fit, in queue order, their positions in ``started_at``;
+    returns whether one started. A function of its own: inside the scheduling call
+    numba counted three arrays up and down at every job."""
+    count = 0
     for q in range(mine.shape[0]):
         job = mine[q]
         if starts[q] <= clock and eng.size[job] <= eng.free[0]:
             start_job(eng, job, eng.size[job], 0)
-            busy = True
+            policy.started_at[count] = q
+            count += 1
             policy.started_class[job] = clock
             policy.is_started[job] = True
-    return busy
+    policy.n_started_at = count
+    return count > 0
 
 
 @kernel
@@ -463,6 +455,7 @@ def _scojo_schedule(policy, eng):
     c, piece_begin, piece_end = slice_at(now, cal, policy.decided)
     had_running = eng.n_running > 0
     busy = False
+    policy.n_started_at = 0
     left = piece_end - now
     clock = policy.clock[c]
     count = 0  # the class's profile: (end in class time, processors)
@@ -503,7 +496,7 @@ def _scojo_schedule(policy, eng):
             starts, placed_times, placed_free, placed_n = compress(
                 times, frees, steps, eng.size[mine], eng.estimate[mine], policy.slots[c, :m],
                 clock, False)
-        policy.slots[c, :m] = starts  # the plan the class keeps
+        copy_into(policy.slots[c], 0, starts, 0, m)  # the plan the class keeps
         if _start_planned(policy, eng, mine, starts, clock):
             busy = True
     if _nontype(policy, eng, c, left, placed_times, placed_free, placed_n, times, frees, steps,
@@ -561,6 +554,8 @@ def scojo_run(submit, runtime, estimate, size, klass, capacity, cal, constants):
     policy.is_started = np.zeros(n, np.bool_)
     policy.due = np.zeros(n, np.bool_)
     policy.candidates = np.empty(n, np.int64)
+    policy.started_at = np.empty(n, np.int64)
+    policy.n_started_at = 0
     loop.run(policy, eng)
     return (loop.outcome(eng), policy.fair, policy.started_class, policy.submitted,
             policy.full_slack, policy.calls, policy.nodes, policy.hits)

@@ -19,6 +19,7 @@ import numpy as np
 from numba import typeof, types
 
 from schedsim.kernel import loop
+from schedsim.kernel.arrays import copy_into
 from schedsim.kernel.cache import kernel
 from schedsim.kernel.loop import (
     compiled_policy,
@@ -317,25 +318,25 @@ def _tail_add(table, slot, key, bits, free, n, passed, starts, first):
     if entries == room:
         room *= 2
         keys = np.empty(room, np.int64)
-        keys[:entries] = table.keys[:entries]
+        copy_into(keys, 0, table.keys, 0, entries)
         offsets = np.empty(room + 1, np.int64)
-        offsets[:entries + 1] = table.offsets[:entries + 1]
+        copy_into(offsets, 0, table.offsets, 0, entries + 1)
         outcomes = np.empty(room, np.bool_)
-        outcomes[:entries] = table.passed[:entries]
+        copy_into(outcomes, 0, table.passed, 0, entries)
         tails = np.empty(room * tail, np.float64)
-        tails[:entries * tail] = table.starts[:entries * tail]
+        copy_into(tails, 0, table.starts, 0, entries * tail)
         table.keys, table.offsets, table.passed, table.starts = keys, offsets, outcomes, tails
     at = table.offsets[entries]
     if at + 2 * n > table.store.shape[0]:
         store = np.empty(max(2 * table.store.shape[0], at + 2 * n), np.int64)
-        store[:at] = table.store[:at]
+        copy_into(store, 0, table.store, 0, at)
         table.store = store
-    table.store[at:at + n] = bits[:n]
-    table.store[at + n:at + 2 * n] = free[:n]
+    copy_into(table.store, at, bits, 0, n)
+    copy_into(table.store, at + n, free, 0, n)
     table.offsets[entries + 1] = at + 2 * n
     table.keys[entries] = key
     table.passed[entries] = passed
-    table.starts[entries * tail:(entries + 1) * tail] = starts[first:]
+    copy_into(table.starts, entries * tail, starts, first, tail)
     table.slots[slot] = entries
     entries += 1
     table.entries = entries
@@ -438,7 +439,7 @@ def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, subm
                 if entry >= 0:
                     passed = tails.passed[entry]
                     if passed:
-                        starts[window:] = tails.starts[entry * tail:(entry + 1) * tail]
+                        copy_into(starts, window, tails.starts, entry * tail, tail)
                 else:
                     profile_n = work_n
                     profile_bits = work_bits[:work_n].copy()
@@ -457,7 +458,7 @@ def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, subm
                     if nothing_placed:
                         for p in range(window):
                             starts[p] = now if chosen[p] else np.nan
-                    best[:] = starts
+                    copy_into(best, 0, starts, 0, m)
                 path[depth] = position
                 depth += 1
                 left -= sizes[position]
@@ -505,7 +506,7 @@ def select(times, free, n, now, capacity, free_now, mine, size, estimate, submit
     if not found:
         return (compress(times, free, n, size[mine], estimate[mine], previous, now, False)[0],
                 found_nodes, 1 if hit else 0)
-    starts[first:] = best
+    copy_into(starts, first, best, 0, m - first)
     return starts, found_nodes, 1 if hit else 0
 
 
