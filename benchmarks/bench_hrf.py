@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
-from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 
-from bench_core import REPO, worktree
-from bench_whole import timed
+from bench_core import REPO
+from bench_whole import interleaved, timed
 
 POLICIES = ("HRFFcfs", "HRFBf")
 SEEDS = range(1, 21)
@@ -48,48 +47,24 @@ def point_command(policy: str, alpha: float, workloads: dict[str, str], out: Pat
             json.dumps(spec), "--code-version", "bench", "--out", str(out)]
 
 
-def same_rows(path: Path) -> bytes:
-    """A run file's rows and columns, without the metadata that names the commit."""
-    import pyarrow.parquet as pq
-
-    return repr(pq.read_table(path).replace_schema_metadata(None).to_pydict()).encode()
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per case; best is kept")
     parser.add_argument("--alpha", type=float, default=1.2)
     parser.add_argument("--against", metavar="REV", default=None)
     args = parser.parse_args()
-    with ExitStack() as stack:
-        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-hrf-")))
-        trees = {"tree": REPO / "src"}
-        if args.against is not None:
-            trees[args.against] = stack.enter_context(worktree(args.against)) / "src"
+    with tempfile.TemporaryDirectory(prefix="bench-hrf-") as name:
+        tmp = Path(name)
         workloads = {}
         for seed in SEEDS:
             path = tmp / f"seed{seed}.swf"
             timed([sys.executable, "-m", "schedsim.cli", "generate", "cirne01", *WORKLOAD,
                    "--seed", str(seed), "--out", str(path)], REPO / "src")
             workloads[str(seed)] = str(path)
-        caches = {name: tmp / f"cache-{index}" for index, name in enumerate(trees)}
         print(f"HRF-F7 point heavy, alpha {args.alpha:g}: 20 workloads x 7 thresholds; "
               f"whole process, best of {args.repeat}, interleaved")
-        print("| policy | " + " | ".join(f"{name} s" for name in trees) + " | same rows |")
-        print("|---|" + "---:|" * len(trees) + "---|")
-        for policy in POLICIES:
-            best: dict[str, float] = {}
-            for round_ in range(args.repeat + 1):  # round 0 fills the caches
-                for name, src in trees.items():
-                    os.environ["SCHEDSIM_CACHE_DIR"] = str(caches[name])
-                    out = tmp / f"{policy}-{caches[name].name}.parquet"
-                    wall, _ = timed(point_command(policy, args.alpha, workloads, out), src)
-                    if round_:
-                        best[name] = min(best.get(name, wall), wall)
-            rows = {same_rows(tmp / f"{policy}-{caches[name].name}.parquet")
-                    for name in trees}
-            print(f"| {policy} | " + " | ".join(f"{best[name]:.2f}" for name in trees)
-                  + f" | {'yes' if len(rows) == 1 else 'NO'} |")
+        interleaved({policy: partial(point_command, policy, args.alpha, workloads)
+                     for policy in POLICIES}, args.against, args.repeat, tmp)
     return 0
 
 

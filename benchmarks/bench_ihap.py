@@ -5,9 +5,13 @@ from the command line, Table 1's defaults otherwise) is generated once; then, fo
 policy, ``python -m schedsim.experiments run-point`` runs the point exactly as the
 ``simulate`` rule does, timed from outside (wall time and the child's peak RSS). The
 engine's plain run on the first ``--engine-jobs`` jobs is timed beside it, so that the
-compiled run's gain is measured in the same session.
+compiled run's gain is measured in the same session. With ``--against REV`` each
+policy's point runs instead in the working tree and in a temporary worktree of git
+revision REV, run by run interleaved (best of ``--repeat``), and the run files are
+compared.
 
-Run: ``python benchmarks/bench_ihap.py [--utilization U] [--cva C] [--cvs C]``.
+Run: ``python benchmarks/bench_ihap.py [--utilization U] [--cva C] [--cvs C]
+[--against REV [--repeat 3]]``.
 """
 
 from __future__ import annotations
@@ -19,7 +23,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
+
+from bench_whole import interleaved
 
 from schedsim.engine import simulate
 from schedsim.loadmodel import UniformLoads
@@ -43,12 +50,16 @@ def point_spec(policy: str, workload: Path) -> dict:
             "workloads": {"1": str(workload)}}
 
 
+def point_command(policy: str, workload: Path, out: Path) -> list[str]:
+    return [sys.executable, "-m", "schedsim.experiments", "run-point", "--spec",
+            json.dumps(point_spec(policy, workload)), "--code-version", "bench",
+            "--out", str(out)]
+
+
 def whole_process(policy: str, workload: Path, out: Path) -> tuple[float, float]:
     """Wall seconds and peak RSS (MB) of one run-point process."""
     began = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "schedsim.experiments", "run-point", "--spec",
-                    json.dumps(point_spec(policy, workload)), "--code-version", "bench",
-                    "--out", str(out)], check=True)
+    subprocess.run(point_command(policy, workload, out), check=True)
     wall = time.perf_counter() - began
     return wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
@@ -60,6 +71,8 @@ def main() -> int:
     parser.add_argument("--cvs", type=float, default=4.0)
     parser.add_argument("--engine-jobs", type=int, default=20_000,
                         help="jobs of the engine's plain run (0: skip it)")
+    parser.add_argument("--against", metavar="REV", default=None)
+    parser.add_argument("--repeat", type=int, default=3, help="with --against: runs per case")
     args = parser.parse_args()
     params = {**{p.name: p.default for p in PARAMS}, "utilization": args.utilization,
               "cv_arrival": args.cva, "cv_demand": args.cvs}
@@ -70,6 +83,10 @@ def main() -> int:
         workload.write_text("".join(generate(jobs, 1, params)))
         print(f"workload: {jobs:,} jobs, utilization {args.utilization}, CVa {args.cva}, "
               f"CVs {args.cvs}; generated in {time.perf_counter() - began:.2f} s")
+        if args.against is not None:
+            interleaved({policy: partial(point_command, policy, workload)
+                         for policy in POLICIES}, args.against, args.repeat, Path(tmp))
+            return 0
         print("| policy | whole process (s) | peak RSS (MB, largest so far) |")
         print("|---|---:|---:|")
         for policy in POLICIES:

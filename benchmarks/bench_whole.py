@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -55,6 +56,44 @@ def timed(command: list[str], src: Path | None = None) -> tuple[float, float]:
     if child.returncode:
         raise SystemExit(f"failed ({child.returncode}): {' '.join(command)}")
     return wall, usage.ru_maxrss / 1024
+
+
+def same_output(path: Path) -> bytes:
+    """What two trees must agree on: a run file's rows and columns (without the metadata
+    that names the commit), any other file's bytes."""
+    if path.suffix != ".parquet":
+        return path.read_bytes()
+    import pyarrow.parquet as pq
+
+    return repr(pq.read_table(path).replace_schema_metadata(None).to_pydict()).encode()
+
+
+def interleaved(cases: dict[str, Callable[[Path], list[str]]], revision: str | None,
+                repeat: int, tmp: Path, suffix: str = ".parquet") -> None:
+    """Print, per case, the best wall time of ``repeat`` runs of its command (given the
+    output file it writes) in the working tree and, with ``revision``, in a temporary
+    worktree of it: run by run interleaved, each tree with its own compiled-code cache
+    (filled by a first, unmeasured round), and whether the trees' outputs are the same."""
+    with ExitStack() as stack:
+        trees = {"tree": REPO / "src"}
+        if revision is not None:
+            trees[revision] = stack.enter_context(worktree(revision)) / "src"
+        caches = {name: tmp / f"cache-{index}" for index, name in enumerate(trees)}
+        print("| case | " + " | ".join(f"{name} s" for name in trees) + " | same output |")
+        print("|---|" + "---:|" * len(trees) + "---|")
+        for case, command in cases.items():
+            fastest: dict[str, float] = {}
+            outputs = {name: tmp / f"{case}-{index}{suffix}"
+                       for index, name in enumerate(trees)}
+            for round_ in range(repeat + 1):  # round 0 fills the caches
+                for name, src in trees.items():
+                    os.environ["SCHEDSIM_CACHE_DIR"] = str(caches[name])
+                    wall, _ = timed(command(outputs[name]), src)
+                    if round_:
+                        fastest[name] = min(fastest.get(name, wall), wall)
+            same = len({same_output(path) for path in outputs.values()}) == 1
+            print(f"| {case} | " + " | ".join(f"{fastest[name]:.2f}" for name in trees)
+                  + f" | {'yes' if same else 'NO'} |")
 
 
 def best(command: list[str], repeat: int) -> tuple[float, float]:
