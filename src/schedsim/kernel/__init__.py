@@ -4,6 +4,7 @@ shared by every policy that has a compiled path (``schedsim.policies.compiled``)
 * :mod:`~schedsim.kernel.cache`: the decorator of every compiled function and the disk
   cache keyed to the compiled code's version;
 * :mod:`~schedsim.kernel.records`: named records (mutable structs) of compiled code;
+* :mod:`~schedsim.kernel.arrays`: unsigned indices and copies between arrays;
 * :mod:`~schedsim.kernel.events`: the event heap;
 * :mod:`~schedsim.kernel.profile`: the availability profile;
 * :mod:`~schedsim.kernel.backfilling`: shadow time and extra processors;
