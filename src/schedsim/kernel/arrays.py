@@ -3,8 +3,8 @@ arrays as plain loops.
 
 numba adds a negative-index wraparound to every access of a signed index, and its slice
 assignment (``target[a:b] = source[c:d]``) checks broadcasting at every element: the
-copies below are several times faster (docs/performance.md, "Unsigned indices" and
-"Slice copies").
+copies below are several times faster (docs/performance.md, "Unsigned indices" and "A
+loop of its own, the idle order, plain copies").
 """
 
 from __future__ import annotations

@@ -224,9 +224,8 @@ def _check_window(times, free, n, work_times, work_free, now, capacity, free_now
     placed, their starts NaN, unless ``place_window``). (steps in use, whether every
     re-placed job kept its bound, processors busy with the set started); ``starts``
     filled up to ``window``."""
-    for i in range(n):
-        work_times[i] = times[i]
-        work_free[i] = free[i]
+    copy_into(work_times, 0, times, 0, n)
+    copy_into(work_free, 0, free, 0, n)
     busy = capacity - free_now
     for p in range(window):
         if chosen[p]:
