@@ -75,7 +75,7 @@ KERNELS: list[Any] = []
 
 def kernel(*args: Any, **options: Any) -> Any:
     """``numba.njit`` with the code-versioned disk cache: the decorator of every compiled
-    function of the package (options as numba's, e.g. ``inline="always"``)."""
+    function of the package (options as numba's, e.g. ``forceinline=True``)."""
     compiled = njit(*args, cache=True, **options)
     if args and callable(args[0]):
         KERNELS.append(compiled)

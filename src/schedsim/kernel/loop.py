@@ -230,13 +230,13 @@ def track_processors(eng, speed, loads, equal_split):
 
 
 # -- what a policy reads ----------------------------------------------------------------
-@kernel(inline="always")
+@kernel(forceinline=True)
 def first_running(eng):
     """The running job that started first (or resumed first), -1 if none."""
     return eng.run_first
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def next_running(eng, job):
     """The running job after ``job`` in start order, -1 after the last."""
     return eng.run_next[job]
@@ -258,7 +258,7 @@ def running_ends(eng, ends, procs):
 
 
 # -- decisions --------------------------------------------------------------------------
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _refuse(eng, code, job):
     if eng.error == 0:
         eng.error = code
@@ -409,7 +409,7 @@ def _push(eng, time, priority, job):
                                 time, key, job)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _append_running(eng, job):
     eng.run_prev[job] = eng.run_last
     eng.run_next[job] = NONE
@@ -421,7 +421,7 @@ def _append_running(eng, job):
     eng.n_running += 1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _remove_running(eng, job):
     before, after = eng.run_prev[job], eng.run_next[job]
     if before == NONE:

@@ -15,7 +15,10 @@ paper's schedule trees) passes them back to skip most searches.
 
 These functions neither allocate nor return arrays (but :func:`grown` and
 :func:`holding`), so that compiled code that runs without numba's reference counting
-can inline them (``schedsim.policies.compiled.goal``).
+can inline them (``schedsim.policies.compiled.goal``). They are inlined by LLVM
+(numba's ``forceinline``), not into numba's IR: each is compiled once, and the caller's
+loop is optimized with their code in it (docs/performance.md, "Inlined by LLVM";
+``tests/test_kernel_inlining.py``).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import numpy as np
 from schedsim.kernel.arrays import copy_into, unsigned
 from schedsim.kernel.cache import kernel
 
-inline = kernel(inline="always")
+inline = kernel(forceinline=True)
 
 
 @inline

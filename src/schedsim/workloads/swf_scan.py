@@ -34,7 +34,7 @@ _SLOW_ROOM = 4_096  # fields per call of scan_block that Python converts
 _POWERS_OF_TEN = np.array([10.0**k for k in range(16)])  # each exact in a float
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _is_blank(byte):
     return byte == 32 or byte == 9 or byte == 11 or byte == 12 or byte == 13
 

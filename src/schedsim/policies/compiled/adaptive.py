@@ -92,7 +92,7 @@ def _enqueue(policy, eng, job):
     policy.waiting += 1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _cap(constants, size, pmax, unit, procs):
     """(need, most) of a job: ``AdaptivePolicy.cap`` in integer weights."""
     if constants.pmax_bpus:

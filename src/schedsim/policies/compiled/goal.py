@@ -17,7 +17,7 @@ from schedsim.kernel.cache import kernel
 from schedsim.kernel.profile import earliest, release, reserve
 
 # search_kernel allocates the search's arrays and hands them to _search, which runs the
-# whole search with the helpers below inlined into it (numba's IR inlining). _search and
+# whole search with the helpers below inlined into it (by LLVM: forceinline). _search and
 # the helpers are compiled without numba's reference counting (its ``_nrt`` option, which
 # numba's own string helpers also turn off for speed): with it, every call of an njit
 # function with array arguments, and every inlined copy of one, counts each array up and
@@ -26,7 +26,7 @@ from schedsim.kernel.profile import earliest, release, reserve
 # then took half of what was left. They only borrow arrays that search_kernel owns, so
 # they must not allocate or return arrays.
 _no_refcount = kernel(_nrt=False)
-_inlined = kernel(_nrt=False, inline="always")
+_inlined = kernel(_nrt=False, forceinline=True)
 
 IDEA2, IDEA1 = 0, 1
 PARTITION_FIRST, BEST_FIT_FIRST = 0, 1
