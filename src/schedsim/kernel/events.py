@@ -17,17 +17,17 @@ from schedsim.kernel.cache import kernel
 COUNTER_BITS = 48
 
 
-@kernel(forceinline=True)
+@kernel(_nrt=False, forceinline=True)
 def key_of(priority, counter):
     return (priority << COUNTER_BITS) + counter
 
 
-@kernel(forceinline=True)
+@kernel(_nrt=False, forceinline=True)
 def priority_of(key):
     return key >> COUNTER_BITS
 
 
-@kernel(forceinline=True)
+@kernel(_nrt=False, forceinline=True)
 def _before(times, keys, a, b):
     return times[a] < times[b] or (times[a] == times[b] and keys[a] < keys[b])
 

@@ -28,7 +28,7 @@ import numpy as np
 from schedsim.kernel.arrays import copy_into, unsigned
 from schedsim.kernel.cache import kernel
 
-inline = kernel(forceinline=True)
+inline = kernel(_nrt=False, forceinline=True)
 
 
 @inline
