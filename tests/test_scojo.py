@@ -238,6 +238,50 @@ def audit_module():  # type: ignore[no-untyped-def]
 AUDIT = audit_module()
 
 
+# A case the property below found (submit/run time/processors per job, numbered from 1,
+# exact estimates): after a slack-based non-type backfilling of another class's slice
+# keeps class 1's re-placed plan, job 42's slot there is the class's now; nothing starts
+# it, and at the next call the selection finds no passing set and its fallback drops
+# the slot as past ("a past slot is no reservation"), placing job 42 6,880 s of class
+# time past its bound. Known and not fixed: which reading of Jin 2009 (sec. 4.3-4.4)
+# should keep the slot changes SLACK's results. strict: a fix makes this test fail
+# until the mark goes.
+PAST_BOUND_CASE = (
+    "0/11000/3 90/30/1 180/7000/16 270/11000/1 360/30/2 360/30/12 360/900/16 "
+    "360/900/2 360/2500/8 360/2500/8 450/25000/12 1950/7000/6 1950/30/1 1950/2500/16 "
+    "2040/30/1 3540/30/1 3540/30/1 5040/30/12 5040/25000/12 5440/30/1 5440/900/1 "
+    "6940/11000/16 6940/30/1 8440/900/3 8440/30/4 8440/2500/16 8440/30/1 8440/599/1 "
+    "8440/900/1 8440/25000/1 9940/2500/6 9940/25000/4 9940/30/1 9940/30/1 9940/30/1 "
+    "10030/30/1 10030/30/1 11530/30/1 11530/30/1 11530/30/1 11530/30/1 11530/900/3 "
+    "11530/30/1 11530/30/1 11530/30/1 11530/30/1 13030/30/1 13030/30/1 13030/30/12 "
+    "14530/30/1 14530/30/1 14530/30/1 16030/30/1 16030/30/1 16030/30/1 16030/30/1 "
+    "16030/30/1 16030/30/1 16430/30/1 16430/30/1 16430/200/1 16430/599/1 16430/900/1 "
+    "16430/7000/1 16430/11000/1 17930/30/6 18330/30/1 19830/30/1 19830/30/1 "
+    "19830/30/1 19830/30/1 19830/30/1 19830/30/1 20230/30/1 20230/30/1 20230/30/1 "
+    "20230/30/1 20230/30/1 20230/30/1 20230/30/1 20630/30/1 20630/30/1 20630/30/1 "
+    "20720/30/1 21120/30/1 21210/30/1 21210/599/1 21210/900/1 21610/2500/8 "
+    "21610/2500/1 21610/30/1 21610/30/1 21610/30/1 21610/11000/1 21610/599/6 "
+    "21610/30/1 21610/599/12 21610/30/1 21610/30/1 21610/30/1 21610/30/1 21610/30/1 "
+    "21610/30/1 21610/30/4 21610/30/6 21610/30/16 21610/599/6 21610/599/1 21610/30/1 "
+    "21610/900/8 21610/30/1 21610/30/1 21610/30/1 21610/30/1 21610/30/1 21610/30/1 "
+    "21610/30/1 21610/30/1 21610/30/1 21610/30/1 21610/30/1 21610/30/1 21610/30/1 "
+    "21610/30/1 21610/30/1 21610/30/1 21610/30/1 21610/30/1 21610/30/1 21610/30/1 "
+    "21610/30/1 21610/30/1 21610/30/1 "
+)
+
+
+@pytest.mark.xfail(strict=True, reason="a job past its start bound after a non-type "
+                   "backfilling re-placed its class's plan (the comment above)")
+def test_a_kept_slot_at_now_is_not_dropped_as_past() -> None:
+    jobs = [Job(number, float(submit), float(runtime), int(procs), float(runtime))
+            for number, (submit, runtime, procs) in enumerate(
+                (item.split("/") for item in PAST_BOUND_CASE.split()), start=1)]
+    got = AUDIT.audit(jobs, Machine(16), {"goal": "G1", "fst": "conservative",
+                                          "nontype": "all", "nontype_selection": "slack",
+                                          "lookahead": 3})
+    assert got.beyond_bound == 0, got
+
+
 @settings(max_examples=25, deadline=None)
 @given(jobs=large_workloads(), goal=st.sampled_from(["G1", "G2"]),
        fst=st.sampled_from(["fcfs", "conservative"]),
