@@ -8,8 +8,11 @@ jobs carry a ``requested_start``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, overload
+
+import numpy as np
 
 BATCH = "batch"
 DEDICATED = "dedicated"
@@ -95,3 +98,71 @@ class RuntimeChange:
     time: float
     job_id: int
     delta: float
+
+
+@dataclass(frozen=True)
+class JobFields:
+    """The fields of batch jobs as columns, in workload order (what a compiled run and the
+    metrics read): ``ids`` and ``procs`` int64, the times float64; ``work`` float64, every
+    job's, or None when the jobs are rigid."""
+
+    ids: np.ndarray
+    submit: np.ndarray
+    runtime: np.ndarray
+    procs: np.ndarray
+    estimate: np.ndarray
+    work: np.ndarray | None = None
+
+
+class ColumnJobs(Sequence[Job]):
+    """Batch jobs held as columns: a workload of hundreds of thousands of jobs that a
+    compiled run reads as columns (the IHAP paper's 217,000-job runs) never makes its
+    ``Job`` objects. They are made, all of them and once, when a job is first asked for
+    (an element or an iteration), each with its position as ``index``; from then on the
+    objects are the jobs (a run may change them) and :func:`unmade_fields` gives None,
+    so that every reader reads the objects."""
+
+    def __init__(self, fields: JobFields) -> None:
+        self._fields: JobFields | None = fields
+        self._count = int(fields.submit.shape[0])
+        self._jobs: list[Job] | None = None
+
+    @property
+    def unmade(self) -> JobFields | None:
+        """The columns while no ``Job`` object has been made, else None."""
+        return self._fields
+
+    def made(self) -> list[Job]:
+        """The ``Job`` objects (made on the first call)."""
+        if self._jobs is None:
+            fields = self._fields
+            assert fields is not None
+            work = fields.work.tolist() if fields.work is not None else [None] * self._count
+            self._jobs = [Job(i, s, r, p, e, BATCH, None, None, w, index=k)
+                          for k, (i, s, r, p, e, w) in enumerate(zip(
+                              fields.ids.tolist(), fields.submit.tolist(),
+                              fields.runtime.tolist(), fields.procs.tolist(),
+                              fields.estimate.tolist(), work, strict=True))]
+            self._fields = None
+        return self._jobs
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Job: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Job]: ...
+
+    def __getitem__(self, index: int | slice) -> Job | list[Job]:
+        return self.made()[index]
+
+    def __iter__(self) -> Iterator[Job]:
+        return iter(self.made())
+
+
+def unmade_fields(jobs: Sequence[Job]) -> JobFields | None:
+    """The columns of ``jobs`` when they are a :class:`ColumnJobs` whose objects were not
+    made (a reader may then read the columns instead of the objects), else None."""
+    return jobs.unmade if isinstance(jobs, ColumnJobs) else None

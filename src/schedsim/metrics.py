@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from schedsim.jobs import unmade_fields
 from schedsim.schedule import Schedule, validate_schedule
 
 __all__ = ["Summary", "job_table", "mean_by_group", "relative_response", "start_fairness",
@@ -49,7 +50,9 @@ class Summary:
 def job_table(schedule: Schedule, tau: float = 10.0) -> dict[str, np.ndarray]:
     """Columns of per-job records, in workload order."""
     jobs = schedule.jobs
-    submit = np.array([j.submit for j in jobs], dtype=float)
+    fields = unmade_fields(jobs)
+    submit = fields.submit if fields is not None else np.array([j.submit for j in jobs],
+                                                               dtype=float)
     start = np.array(schedule.start, dtype=float)
     end = np.array(schedule.end, dtype=float)
     runtime = end - start
@@ -59,7 +62,8 @@ def job_table(schedule: Schedule, tau: float = 10.0) -> dict[str, np.ndarray]:
     response = end - submit
     bsld = np.maximum(1.0, response / np.maximum(runtime, tau)) if len(jobs) else runtime
     return {
-        "id": np.array([j.id for j in jobs], dtype=np.int64),
+        "id": fields.ids if fields is not None else np.array([j.id for j in jobs],
+                                                              dtype=np.int64),
         "submit": submit, "start": start, "end": end, "runtime": runtime,
         "procs": np.array(schedule.procs, dtype=np.int64),
         "partition": np.array(schedule.partition, dtype=np.int64),

@@ -17,7 +17,7 @@ keep their projected end; suspended jobs have NaN end.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from schedsim.jobs import Job
@@ -50,7 +50,7 @@ class Schedule:
     """
 
     machine: Machine
-    jobs: list[Job]
+    jobs: Sequence[Job]
     start: list[float]
     end: list[float]
     procs: list[int]

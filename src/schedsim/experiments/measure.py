@@ -30,7 +30,7 @@ DEFAULT = "schedsim.experiments.measure"
 class SeedWorkload:
     """One seed's input of a point: jobs, elastic commands, and what rows record of it."""
 
-    jobs: list[Job]
+    jobs: Sequence[Job]
     changes: list[RuntimeChange] = field(default_factory=list)
     info: dict[str, float] = field(default_factory=dict)
     measured: tuple[int, ...] | None = None  # positions of the measured jobs (a month)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from schedsim.jobs import BATCH, Job
+from schedsim.jobs import BATCH, Job, unmade_fields
 from schedsim.kernel.codes import DONE, ERRORS
 from schedsim.machine import Machine
 from schedsim.schedule import Schedule, SimulationError
@@ -67,15 +67,28 @@ def columns(submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray,
 
 
 def job_columns(jobs: Sequence[Job], unit: int) -> Columns:
-    """:func:`columns` of ``Job`` objects (``work`` NaN where a job has none); sets each
-    job's ``index`` to its position, as the engine does."""
+    """:func:`columns` of jobs (``work`` NaN where a job has none): the columns of a
+    :class:`~schedsim.jobs.ColumnJobs` whose objects were not made, else read from the
+    objects, setting each job's ``index`` to its position, as the engine does."""
+    fields = unmade_fields(jobs)
+    if fields is not None:
+        work = fields.work if fields.work is not None else np.full(len(jobs), np.nan)
+        return columns(fields.submit, fields.runtime, fields.estimate, fields.procs, unit,
+                       work)
     for index, job in enumerate(jobs):
         job.index = index
     work = np.array([np.nan if job.work is None else job.work for job in jobs], np.float64)
     return columns(np.array([job.submit for job in jobs], np.float64),
                    np.array([job.runtime for job in jobs], np.float64),
                    np.array([job.estimate for job in jobs], np.float64),
-                   np.array([job.procs for job in jobs], np.int64), unit, work)
+                   job_procs(jobs), unit, work)
+
+
+def job_procs(jobs: Sequence[Job]) -> np.ndarray:
+    """Each job's ``procs`` (workload order), from the columns where not made."""
+    fields = unmade_fields(jobs)
+    return fields.procs if fields is not None else np.array([job.procs for job in jobs],
+                                                            np.int64)
 
 
 def models_rigid(jobs: Sequence[Job], machine: Machine, partition: int = 0) -> bool:
@@ -127,12 +140,14 @@ def check(outcome: Outcome, ids: Sequence[object] | np.ndarray, time: float | No
                               f"{ids[int(never[0])]}")
 
 
-def schedule_of(outcome: Outcome, cols: Columns, machine: Machine, jobs: list[Job],
+def schedule_of(outcome: Outcome, cols: Columns, machine: Machine, jobs: Sequence[Job],
                 statistics: Mapping[str, float] | None = None) -> Schedule:
     """The :class:`Schedule` of a checked outcome, in workload order (with the processors
     each job started on when the run tracked them)."""
     order = cols.order
-    check(outcome, [jobs[i].id for i in order.tolist()])
+    fields = unmade_fields(jobs)
+    check(outcome, fields.ids[order] if fields is not None
+          else [jobs[i].id for i in order.tolist()])
     n = len(jobs)
     start, end = np.empty(n), np.empty(n)
     procs, partition = np.empty(n, np.int64), np.empty(n, np.int64)

@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from schedsim.engine import Decision, EngineView, Start
-from schedsim.jobs import Job
-from schedsim.kernel.whole import Outcome, job_columns, schedule_of
+from schedsim.jobs import Job, unmade_fields
+from schedsim.kernel.whole import Outcome, job_columns, job_procs, schedule_of
 from schedsim.machine import EQUAL_SPLIT, Machine
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.registry import register_policy, setting
@@ -178,14 +178,14 @@ class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
 
         machine = self.machine
         if (self.queue or len(machine.partitions) > 1 or not jobs
-                or any(job.work is None or job.procs < 1 for job in jobs)
+                or not _all_with_work(jobs)
                 or not (load_model is None or isinstance(load_model, UniformLoads))):
             return None
         from schedsim.policies.compiled import adaptive
 
-        jobs = list(jobs)
         cols = job_columns(jobs, machine.unit)
-        pmax = np.array([jobs[i].procs for i in cols.order.tolist()], np.int64)
+        procs = job_procs(jobs)
+        pmax = procs if cols.in_order else procs[cols.order]
         speed = np.array(machine.speeds or (1.0,) * machine.procs, np.float64)
         loads = (draw_loads(load_model, 2 * len(jobs) + 1, machine.procs)
                  if load_model is not None else np.zeros((0, machine.procs), np.int8))
@@ -273,6 +273,14 @@ class IHAP(AdaptivePolicy):
 
     def numerator(self, percents: Sequence[int]) -> Fraction:
         return Fraction(sum(self.weights(percents)), self.unit())
+
+
+def _all_with_work(jobs: Sequence[Job]) -> bool:
+    """Whether every job has work and wants at least one processor."""
+    fields = unmade_fields(jobs)
+    if fields is not None:
+        return fields.work is not None and bool((fields.procs >= 1).all())
+    return all(job.work is not None and job.procs >= 1 for job in jobs)
 
 
 KINDS = {"MAP": 0, "HAP": 1, "IHAP": 2}  # policies.compiled.adaptive: MAP/HAP/IHAP_KIND

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from schedsim.engine import Policy
 from schedsim.errors import InputError
 from schedsim.jobs import DEDICATED as DEDICATED_KIND
-from schedsim.jobs import Job, RuntimeChange
+from schedsim.jobs import Job, RuntimeChange, unmade_fields
 from schedsim.machine import Machine
 from schedsim.params import ParamSpec, parse_params
 
@@ -112,15 +112,25 @@ def describe(need: str) -> str:
 def run_features(jobs: Iterable[Job], machine: Machine, changes: Sequence[RuntimeChange] = (),
                  load: bool = False) -> frozenset[str]:
     """What a run offers: the kinds of its jobs, its elastic commands, its machine."""
+    found = job_kinds(jobs)
+    if changes:
+        found.add(ELASTIC)
+    return frozenset(found) | machine_features(machine.partitions, machine.speeds, load)
+
+
+def job_kinds(jobs: Iterable[Job]) -> set[str]:
+    """The kinds of ``jobs`` (rigid, divisible, moldable, dedicated); of jobs held as
+    columns (batch jobs, all with work or all rigid), read from the columns."""
+    fields = unmade_fields(jobs) if isinstance(jobs, Sequence) else None
+    if fields is not None:
+        return {RIGID if fields.work is None else DIVISIBLE} if len(jobs) else set()
     found: set[str] = set()
     for job in jobs:
         found.add(MOLDABLE if job.speedup is not None else
                   DIVISIBLE if job.work is not None else RIGID)
         if job.kind == DEDICATED_KIND:
             found.add(DEDICATED)
-    if changes:
-        found.add(ELASTIC)
-    return frozenset(found) | machine_features(machine.partitions, machine.speeds, load)
+    return found
 
 
 def machine_features(partitions: Sequence[int], speeds: Sequence[float],

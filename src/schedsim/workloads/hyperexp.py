@@ -32,7 +32,7 @@ from numpy.random import PCG64, Generator, SeedSequence
 
 from schedsim import __version__
 from schedsim.errors import InputError
-from schedsim.jobs import Job
+from schedsim.jobs import ColumnJobs, Job, JobFields
 from schedsim.machine import Machine
 from schedsim.params import ParamSpec
 from schedsim.workloads.base import WorkloadModel, register, text_pieces
@@ -186,7 +186,7 @@ def _rounded(values: np.ndarray) -> np.ndarray:
     return np.round(values, TIME_DECIMALS)
 
 
-def generate_hyperexp_jobs(jobs: int, seed: int, params: Mapping[str, Any]) -> list[Job]:
+def generate_hyperexp_jobs(jobs: int, seed: int, params: Mapping[str, Any]) -> ColumnJobs:
     """``jobs`` jobs with ``work`` (BPU-seconds) and ``procs = Pmax``; times on a 1e-9 s grid.
 
     Independent streams per quantity (arrivals, Pmax, demands), so changing the
@@ -200,13 +200,17 @@ def generate_hyperexp_jobs(jobs: int, seed: int, params: Mapping[str, Any]) -> l
     pmax = Generator(PCG64(pmax_seq)).integers(1, params["pmax"] + 1, size=jobs)
     demand = draw_h2(*split_stream(demand_seq), params["demand_mean"], params["cv_demand"], jobs)
     runtimes = _rounded(demand / pmax)
-    return [_job(i + 1, float(submits[i]), float(runtimes[i]), int(pmax[i]))
-            for i in range(jobs)]
+    return _jobs(np.arange(1, jobs + 1, dtype=np.int64), submits, runtimes, pmax)
 
 
-def _job(job_id: int, submit: float, runtime: float, pmax: int) -> Job:
-    return Job(id=job_id, submit=submit, runtime=runtime, procs=pmax, estimate=runtime,
-               work=runtime * pmax)
+def _jobs(ids: np.ndarray, submit: np.ndarray, runtime: np.ndarray, pmax: np.ndarray
+          ) -> ColumnJobs:
+    """Jobs of ``procs = Pmax`` with ``work`` = run time x Pmax BPU-seconds and exact
+    estimates, held as columns (``jobs.ColumnJobs``)."""
+    runtime = np.asarray(runtime, np.float64)
+    pmax = np.asarray(pmax, np.int64)
+    return ColumnJobs(JobFields(np.asarray(ids, np.int64), np.asarray(submit, np.float64),
+                                runtime, pmax, runtime, runtime * pmax))
 
 
 def measured_utilization(jobs: Sequence[Job], capacity: float) -> float:
@@ -260,7 +264,7 @@ def generate(jobs: int, seed: int, params: Mapping[str, Any]) -> Iterator[str]:
     return hyperexp_swf_pieces(generate_hyperexp_jobs(jobs, seed, params), seed, params)
 
 
-def hyperexp_jobs(table: SwfTable) -> list[Job]:
+def hyperexp_jobs(table: SwfTable) -> ColumnJobs:
     """The jobs of a hyperexp file's table (``swf.read_swf_table``): ``procs = Pmax`` =
     field 8, run time on Pmax processors of 1 BPU = field 4, ``work = field 4 x field 8``
     BPU-seconds (docs/formats-cirne.md)."""
@@ -272,20 +276,18 @@ def hyperexp_jobs(table: SwfTable) -> list[Job]:
         raise InputError(f"{table.path}:{int(table.line_numbers[row])}: a hyperexp job needs "
                          f"field 8 (Pmax) >= 1 and field 4 (run time) >= 0, got "
                          f"{format_number(pmax[row])} and {format_number(runtime[row])}")
-    return [_job(i, s, r, p) for i, s, r, p in zip(
-        np.asarray(columns.fields[_ID], np.int64).tolist(), columns.column(_SUBMIT).tolist(),
-        runtime.tolist(), pmax.astype(np.int64).tolist(), strict=True)]
+    return _jobs(columns.fields[_ID], columns.column(_SUBMIT), runtime, pmax)
 
 
 _ID, _SUBMIT, _RUNTIME, _PMAX = 0, 1, 3, 7
 
 
-def parse_hyperexp_swf(text: str, source: str = "<text>") -> list[Job]:
+def parse_hyperexp_swf(text: str, source: str = "<text>") -> ColumnJobs:
     """:func:`hyperexp_jobs` of hyperexp SWF text."""
     return hyperexp_jobs(read_swf_table(text.encode("utf-8"), source))
 
 
-def read_hyperexp_swf(path: str | Path) -> list[Job]:
+def read_hyperexp_swf(path: str | Path) -> ColumnJobs:
     """:func:`hyperexp_jobs` of a hyperexp SWF file (the SWF reader: ``workloads.load``)."""
     return hyperexp_jobs(read_swf_file(path))
 

@@ -13,7 +13,7 @@ asks for ``Job`` objects.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,10 +52,10 @@ class Workload:
     rows: SwfColumns | None = None
     report: CleaningReport | None = None
     columns: JobColumns | None = None
-    given_jobs: list[Job] | None = None
+    given_jobs: Sequence[Job] | None = None
 
     @property
-    def jobs(self) -> list[Job]:
+    def jobs(self) -> Sequence[Job]:
         if self.given_jobs is None:
             assert self.columns is not None
             with gc_paused():
@@ -119,7 +119,7 @@ def machine_size(header: Header, procs: int | None) -> int:
     return size
 
 
-def _interpretation(header: Header) -> Callable[[SwfTable], list[Job]] | None:
+def _interpretation(header: Header) -> Callable[[SwfTable], Sequence[Job]] | None:
     """The model that turns an SWF file of our generators with jobs that are not rigid
     into its jobs: moldable Cirne01 files carry a ``DowneyColumns`` header, hyperexp files
     name their model in the ``Conversion`` header (docs/formats-cirne.md)."""

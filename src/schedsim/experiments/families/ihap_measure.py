@@ -24,6 +24,7 @@ class BatchMeasure(Measure):
                    batches: Sequence[int]) -> list[dict[str, float]]:
         import numpy as np
 
+        from schedsim.jobs import unmade_fields
         from schedsim.metrics import job_table
 
         count, size, discard = batches
@@ -31,12 +32,14 @@ class BatchMeasure(Measure):
         table = job_table(schedule)
         start, end, procs, runtime = (table[name] for name in ("start", "end", "procs",
                                                                "runtime"))
-        submit = np.array([job.submit for job in jobs], dtype=float)
+        submit = table["submit"]
         wait = start - submit
         response = end - submit
         order = np.lexsort((np.arange(len(jobs)), submit))
-        work = np.array([job.work if job.work is not None else job.runtime * job.procs
-                         for job in jobs], dtype=float)
+        fields = unmade_fields(jobs)
+        work = fields.work if fields is not None and fields.work is not None else np.array(
+            [job.work if job.work is not None else job.runtime * job.procs for job in jobs],
+            dtype=float)
         power = work / np.maximum(runtime, 1e-12)
         span = float(np.nanmax(end) - submit.min())
         speeds = machine.speeds or (1.0,) * machine.procs
