@@ -50,7 +50,7 @@ def test_made_objects_are_the_columns_and_end_the_column_reads() -> None:
     assert all(type(j.id) is int and type(j.procs) is int and type(j.submit) is float
                for j in made)
     assert job_kinds(jobs) == {"divisible"}
-    rigid = ColumnJobs(JobFields(fields.ids, fields.submit, fields.runtime, fields.procs,
+    rigid = ColumnJobs(JobFields(fields.id, fields.submit, fields.runtime, fields.procs,
                                  fields.estimate))
     assert job_kinds(rigid) == {"rigid"} and rigid[0].work is None
     assert job_kinds(ColumnJobs(JobFields(*(np.empty(0),) * 5))) == set()
@@ -95,3 +95,43 @@ def test_a_batch_means_point_reads_the_columns_only(policy: str) -> None:
     assert on_columns == rows(as_objects(jobs))
     get_policy(policy).check_run(run_features(jobs, machine, (), True))  # the fit check
     assert jobs.unmade is not None
+
+
+RIGID_POLICIES = ["easy", "conservative", "slack-backfill", "scojo-slack",
+                  "scojo-conservative"]
+
+
+@pytest.fixture(scope="module")
+def lublin_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    from schedsim.workloads.base import get_model
+
+    path = tmp_path_factory.mktemp("swf") / "lublin.swf"
+    path.write_text(get_model("lublin99").run(400, 5, {}), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("policy", RIGID_POLICIES)
+def test_a_rigid_swf_file_is_read_as_columns_and_run_as_the_objects(lublin_file: str,
+                                                                    policy: str) -> None:
+    from schedsim.experiments.families.slack_measure import MEASURE as SLACK
+    from schedsim.workloads.load import load_workload
+
+    loaded = load_workload(lublin_file)
+    jobs = loaded.jobs
+    assert isinstance(jobs, ColumnJobs) and job_kinds(jobs) == {"rigid"}
+    objects = load_workload(lublin_file).jobs.made()  # the objects, as any reader makes them
+    machine = loaded.machine
+
+    def measured(given: object) -> dict[str, float]:
+        schedule = simulate(given, machine, make_policy(policy, {}, machine))  # type: ignore[arg-type]
+        return SLACK.metrics(schedule, SeedWorkload(given))  # type: ignore[arg-type]
+
+    on_columns = measured(jobs)
+    assert jobs.unmade is not None  # the run and the measures read the columns only
+    on_objects = measured(objects)
+    assert on_columns.keys() == on_objects.keys()
+    assert all(on_columns[k] == on_objects[k] or (on_columns[k] != on_columns[k]
+                                                  and on_objects[k] != on_objects[k])
+               for k in on_columns), (on_columns, on_objects)
+    assert [(j.id, j.user, j.queue, j.index) for j in jobs.made()[:3]] == [
+        (j.id, j.user, j.queue, j.index) for j in objects[:3]]

@@ -8,7 +8,7 @@ jobs carry a ``requested_start``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, overload
 
@@ -103,10 +103,10 @@ class RuntimeChange:
 @dataclass(frozen=True)
 class JobFields:
     """The fields of batch jobs as columns, in workload order (what a compiled run and the
-    metrics read): ``ids`` and ``procs`` int64, the times float64; ``work`` float64, every
-    job's, or None when the jobs are rigid."""
+    metrics read), named as the ``Job`` fields: ``id`` and ``procs`` int64, the times
+    float64; ``work`` float64, every job's, or None when the jobs are rigid."""
 
-    ids: np.ndarray
+    id: np.ndarray
     submit: np.ndarray
     runtime: np.ndarray
     procs: np.ndarray
@@ -118,13 +118,16 @@ class ColumnJobs(Sequence[Job]):
     """Batch jobs held as columns: a workload of hundreds of thousands of jobs that a
     compiled run reads as columns (the IHAP paper's 217,000-job runs) never makes its
     ``Job`` objects. They are made, all of them and once, when a job is first asked for
-    (an element or an iteration), each with its position as ``index``; from then on the
-    objects are the jobs (a run may change them) and :func:`unmade_fields` gives None,
-    so that every reader reads the objects."""
+    (an element or an iteration), each with its position as ``index`` (by ``make`` when
+    given: a reader's fuller objects); from then on the objects are the jobs (a run may
+    change them) and :func:`unmade_fields` gives None, so that every reader reads the
+    objects."""
 
-    def __init__(self, fields: JobFields) -> None:
+    def __init__(self, fields: JobFields,
+                 make: Callable[[], list[Job]] | None = None) -> None:
         self._fields: JobFields | None = fields
         self._count = int(fields.submit.shape[0])
+        self._make = make
         self._jobs: list[Job] | None = None
 
     @property
@@ -135,14 +138,12 @@ class ColumnJobs(Sequence[Job]):
     def made(self) -> list[Job]:
         """The ``Job`` objects (made on the first call)."""
         if self._jobs is None:
+            from schedsim.gcpause import gc_paused
+
             fields = self._fields
             assert fields is not None
-            work = fields.work.tolist() if fields.work is not None else [None] * self._count
-            self._jobs = [Job(i, s, r, p, e, BATCH, None, None, w, index=k)
-                          for k, (i, s, r, p, e, w) in enumerate(zip(
-                              fields.ids.tolist(), fields.submit.tolist(),
-                              fields.runtime.tolist(), fields.procs.tolist(),
-                              fields.estimate.tolist(), work, strict=True))]
+            with gc_paused():  # many objects, no cycle
+                self._jobs = self._make() if self._make is not None else _objects(fields)
             self._fields = None
         return self._jobs
 
@@ -162,7 +163,26 @@ class ColumnJobs(Sequence[Job]):
         return iter(self.made())
 
 
+def _objects(fields: JobFields) -> list[Job]:
+    work = fields.work.tolist() if fields.work is not None else [None] * len(fields.submit)
+    return [Job(i, s, r, p, e, BATCH, None, None, w, index=k)
+            for k, (i, s, r, p, e, w) in enumerate(zip(
+                fields.id.tolist(), fields.submit.tolist(), fields.runtime.tolist(),
+                fields.procs.tolist(), fields.estimate.tolist(), work, strict=True))]
+
+
 def unmade_fields(jobs: Sequence[Job]) -> JobFields | None:
     """The columns of ``jobs`` when they are a :class:`ColumnJobs` whose objects were not
     made (a reader may then read the columns instead of the objects), else None."""
     return jobs.unmade if isinstance(jobs, ColumnJobs) else None
+
+
+def job_column(jobs: Sequence[Job], name: str, dtype: type = np.float64) -> np.ndarray:
+    """Field ``name`` of every job (a :class:`JobFields` name), workload order: the
+    column while the objects are not made (work: while the jobs have it), else read from
+    the objects."""
+    fields = unmade_fields(jobs)
+    values = getattr(fields, name) if fields is not None else None
+    if values is not None:
+        return np.asarray(values, dtype)
+    return np.array([getattr(job, name) for job in jobs], dtype)

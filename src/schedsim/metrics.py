@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from schedsim.jobs import unmade_fields
+from schedsim.jobs import job_column
 from schedsim.schedule import Schedule, validate_schedule
 
 __all__ = ["Summary", "job_table", "mean_by_group", "relative_response", "start_fairness",
@@ -50,9 +50,7 @@ class Summary:
 def job_table(schedule: Schedule, tau: float = 10.0) -> dict[str, np.ndarray]:
     """Columns of per-job records, in workload order."""
     jobs = schedule.jobs
-    fields = unmade_fields(jobs)
-    submit = fields.submit if fields is not None else np.array([j.submit for j in jobs],
-                                                               dtype=float)
+    submit = job_column(jobs, "submit")
     start = np.array(schedule.start, dtype=float)
     end = np.array(schedule.end, dtype=float)
     runtime = end - start
@@ -62,8 +60,7 @@ def job_table(schedule: Schedule, tau: float = 10.0) -> dict[str, np.ndarray]:
     response = end - submit
     bsld = np.maximum(1.0, response / np.maximum(runtime, tau)) if len(jobs) else runtime
     return {
-        "id": fields.ids if fields is not None else np.array([j.id for j in jobs],
-                                                              dtype=np.int64),
+        "id": job_column(jobs, "id", np.int64),
         "submit": submit, "start": start, "end": end, "runtime": runtime,
         "procs": np.array(schedule.procs, dtype=np.int64),
         "partition": np.array(schedule.partition, dtype=np.int64),

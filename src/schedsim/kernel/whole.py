@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from schedsim.jobs import BATCH, Job, unmade_fields
+from schedsim.jobs import BATCH, Job, job_column, unmade_fields
 from schedsim.kernel.codes import DONE, ERRORS
 from schedsim.machine import Machine
 from schedsim.schedule import Schedule, SimulationError
@@ -71,24 +71,16 @@ def job_columns(jobs: Sequence[Job], unit: int) -> Columns:
     :class:`~schedsim.jobs.ColumnJobs` whose objects were not made, else read from the
     objects, setting each job's ``index`` to its position, as the engine does."""
     fields = unmade_fields(jobs)
-    if fields is not None:
+    if fields is None:
+        for index, job in enumerate(jobs):
+            job.index = index
+        work = np.array([np.nan if job.work is None else job.work for job in jobs],
+                        np.float64)
+    else:
         work = fields.work if fields.work is not None else np.full(len(jobs), np.nan)
-        return columns(fields.submit, fields.runtime, fields.estimate, fields.procs, unit,
-                       work)
-    for index, job in enumerate(jobs):
-        job.index = index
-    work = np.array([np.nan if job.work is None else job.work for job in jobs], np.float64)
-    return columns(np.array([job.submit for job in jobs], np.float64),
-                   np.array([job.runtime for job in jobs], np.float64),
-                   np.array([job.estimate for job in jobs], np.float64),
-                   job_procs(jobs), unit, work)
-
-
-def job_procs(jobs: Sequence[Job]) -> np.ndarray:
-    """Each job's ``procs`` (workload order), from the columns where not made."""
-    fields = unmade_fields(jobs)
-    return fields.procs if fields is not None else np.array([job.procs for job in jobs],
-                                                            np.int64)
+    return columns(job_column(jobs, "submit"), job_column(jobs, "runtime"),
+                   job_column(jobs, "estimate"), job_column(jobs, "procs", np.int64), unit,
+                   work)
 
 
 def models_rigid(jobs: Sequence[Job], machine: Machine, partition: int = 0) -> bool:
@@ -97,6 +89,10 @@ def models_rigid(jobs: Sequence[Job], machine: Machine, partition: int = 0) -> b
     if machine.speeds or not jobs:
         return False
     capacity = machine.partitions[partition]
+    fields = unmade_fields(jobs)
+    if fields is not None:  # batch jobs, none moldable
+        size = -(-fields.procs // machine.unit) * machine.unit  # Machine.round_up
+        return fields.work is None and bool(((size > 0) & (size <= capacity)).all())
     return all(job.speedup is None and job.work is None and job.kind == BATCH
                and 0 < machine.round_up(job.procs) <= capacity for job in jobs)
 
@@ -146,7 +142,7 @@ def schedule_of(outcome: Outcome, cols: Columns, machine: Machine, jobs: Sequenc
     each job started on when the run tracked them)."""
     order = cols.order
     fields = unmade_fields(jobs)
-    check(outcome, fields.ids[order] if fields is not None
+    check(outcome, fields.id[order] if fields is not None
           else [jobs[i].id for i in order.tolist()])
     n = len(jobs)
     start, end = np.empty(n), np.empty(n)

@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from schedsim.engine import Decision, EngineView, Start
-from schedsim.jobs import Job, unmade_fields
-from schedsim.kernel.whole import Outcome, job_columns, job_procs, schedule_of
+from schedsim.jobs import Job, job_column, unmade_fields
+from schedsim.kernel.whole import Outcome, job_columns, schedule_of
 from schedsim.machine import EQUAL_SPLIT, Machine
 from schedsim.policies.base import QueuePolicy
 from schedsim.policies.registry import register_policy, setting
@@ -184,7 +184,7 @@ class AdaptivePolicy(QueuePolicy[AdaptiveSettings]):
         from schedsim.policies.compiled import adaptive
 
         cols = job_columns(jobs, machine.unit)
-        procs = job_procs(jobs)
+        procs = job_column(jobs, "procs", np.int64)
         pmax = procs if cols.in_order else procs[cols.order]
         speed = np.array(machine.speeds or (1.0,) * machine.procs, np.float64)
         loads = (draw_loads(load_model, 2 * len(jobs) + 1, machine.procs)

@@ -86,7 +86,6 @@ class FCFS(QueuePolicy[CompiledSettings]):
         if (type(self) not in _COMPILED or self.queue or load_model is not None
                 or len(self.machine.partitions) > 1 or not models_rigid(jobs, self.machine)):
             return None
-        jobs = list(jobs)
         cols = job_columns(jobs, self.machine.unit)
         return schedule_of(self._run(cols), cols, self.machine, jobs)
 

@@ -29,8 +29,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from schedsim.engine import Decision, EngineView, Resume, Start, Suspend, WakeUp
-from schedsim.jobs import Job
+from schedsim.jobs import Job, unmade_fields
 from schedsim.kernel.whole import (
+    Columns,
     Outcome,
     in_workload_order,
     job_columns,
@@ -138,11 +139,10 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
             return None
         from schedsim.policies.compiled import scojo, slack
 
-        jobs = list(jobs)
         cols = job_columns(jobs, self.machine.unit)
         settings = self.settings
         slack_selection = isinstance(settings, SlackSettings)
-        klass = np.array([self.klass(jobs[i]) for i in cols.order.tolist()], np.int64)
+        klass = self._classes(jobs, cols)
         constants = (slack.slack_constants(settings) if slack_selection
                      else slack.SlackConstants(1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1, False, False, 1))
         found, fair, started, submitted, full_slack, calls, nodes, hits = scojo.scojo_run(
@@ -165,6 +165,17 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
                 **{f"unfair_{name}": selector_statistics([selector], self.started,
                                                          False)["unfair"]
                    for name, selector in zip(CLASS_NAMES, self.selectors, strict=True)}}
+
+    def _classes(self, jobs: Sequence[Job], cols: Columns) -> np.ndarray:
+        """:meth:`klass` of every job, in arrival order (a new run: by estimate)."""
+        fields = unmade_fields(jobs)
+        if fields is None or self.class_of:
+            return np.array([self.klass(jobs[i]) for i in cols.order.tolist()], np.int64)
+        estimate = fields.estimate if cols.in_order else fields.estimate[cols.order]
+        settings = self.settings
+        return np.where(estimate < settings.short_limit, SHORT,
+                        np.where(estimate < settings.medium_limit, MEDIUM, LONG)
+                        ).astype(np.int64)
 
     def klass(self, job: Job) -> int:
         known = self.class_of.get(job.index)

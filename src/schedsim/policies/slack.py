@@ -394,7 +394,6 @@ class SlackBackfill(QueuePolicy[SlackSettings]):
             return None
         from schedsim.policies.compiled import slack
 
-        jobs = list(jobs)
         cols = job_columns(jobs, self.machine.unit)
         found, fair, full_slack, calls, nodes, hits = slack.slack_plain_run(
             cols.submit, cols.runtime, cols.estimate, cols.size, self.machine.partitions[0],

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from schedsim.errors import InputError
-from schedsim.jobs import Job
+from schedsim.jobs import ColumnJobs, Job, JobFields
 from schedsim.workloads.swf import CleaningReport, SwfColumns, SwfTable, format_number
 
 _ID, _SUBMIT, _WAIT, _RUN, _ALLOC, _REQ_PROCS, _REQ_TIME = 0, 1, 2, 3, 4, 7, 8
@@ -35,17 +35,23 @@ class JobColumns:
     procs: np.ndarray  # processors requested (field 8, else field 5)
     estimate: np.ndarray
 
-    def jobs(self) -> list[Job]:
-        """One ``Job`` per row, with Python ints and floats."""
+    def jobs(self) -> ColumnJobs:
+        """The rows as rigid batch jobs held as columns (``jobs.ColumnJobs``), whose
+        objects, when made, carry the SWF fields 12-16 too."""
+        return ColumnJobs(JobFields(np.asarray(self.rows.fields[_ID], np.int64), self.submit,
+                                    self.runtime, self.procs, self.estimate), self._objects)
+
+    def _objects(self) -> list[Job]:
+        """One ``Job`` per row, with Python ints and floats, ``index`` its position."""
         ints = [np.asarray(self.rows.fields[i], np.int64).tolist()
                 for i in (_ID, _USER, _GROUP, _APP, _QUEUE, _PARTITION)]
         ids, users, groups, apps, queues, partitions = ints
         return [Job(id=i, submit=s, runtime=r, procs=p, estimate=e, user=u, group=g, app=a,
-                    queue=q, partition=pa)
-                for i, s, r, p, e, u, g, a, q, pa in zip(
+                    queue=q, partition=pa, index=k)
+                for k, (i, s, r, p, e, u, g, a, q, pa) in enumerate(zip(
                     ids, self.submit.tolist(), self.runtime.tolist(), self.procs.tolist(),
                     self.estimate.tolist(), users, groups, apps, queues, partitions,
-                    strict=True)]
+                    strict=True))]
 
 
 def check_unique_ids(table: SwfTable) -> None:

@@ -25,10 +25,11 @@ def relative_responses(schedule: Schedule) -> dict[str, float]:
     and 60 s: response / max(time the job ran, tau) (thesis sec. 5.1)."""
     import numpy as np
 
+    from schedsim.jobs import job_column
     from schedsim.metrics import job_table
 
     table = job_table(schedule)
-    estimate = np.array([job.estimate for job in schedule.jobs], dtype=float)
+    estimate = job_column(schedule.jobs, "estimate")
     classes = {"long": estimate >= MEDIUM_LIMIT,
                "medium": (estimate >= SHORT_LIMIT) & (estimate < MEDIUM_LIMIT),
                "short": estimate < SHORT_LIMIT, "all": np.ones(len(estimate), bool)}
@@ -46,8 +47,10 @@ def workload_shares(schedule: Schedule) -> dict[str, float]:
     of serial jobs, and of power-of-two sizes among the parallel ones."""
     import numpy as np
 
-    runtime = np.array([job.runtime for job in schedule.jobs], dtype=float)
-    procs = np.array([job.procs for job in schedule.jobs], dtype=float)
+    from schedsim.jobs import job_column
+
+    runtime = job_column(schedule.jobs, "runtime")
+    procs = job_column(schedule.jobs, "procs")
     if not len(runtime):
         return {name: math.nan for name in WORKLOAD_SHARES}
     work = runtime * procs
