@@ -314,9 +314,10 @@ def test_large_workloads_start_due_jobs_by_the_kept_plan_within_the_bound(
        nontype=st.sampled_from(["all", "all", "short"]), lookahead=st.sampled_from([3, 8]))
 def test_large_workloads_with_nontype_backfilling_by_slack(
         jobs: list[Job], goal: str, fst: str, nontype: str, lookahead: int) -> None:
-    """The property above with non-type backfilling by slack (the default), which fails
-    on about one run of this test in ten (two of 28 seeds: fst fcfs and conservative,
-    both with ``nontype: all`` and look-ahead 3)."""
+    """The property above with non-type backfilling by slack (the default), which the
+    known fault fails now and then: in a fresh clone's test run (fst conservative) and,
+    with that fair start left out, in 1 of 30 seeds (fst fcfs), both with ``nontype:
+    all`` and look-ahead 3."""
     _audit_large(jobs, goal, fst, nontype, "slack", lookahead)
 
 
