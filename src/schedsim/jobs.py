@@ -8,7 +8,7 @@ jobs carry a ``requested_start``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, overload
 
@@ -171,7 +171,7 @@ def _objects(fields: JobFields) -> list[Job]:
                 fields.procs.tolist(), fields.estimate.tolist(), work, strict=True))]
 
 
-def unmade_fields(jobs: Sequence[Job]) -> JobFields | None:
+def unmade_fields(jobs: Iterable[Job]) -> JobFields | None:
     """The columns of ``jobs`` when they are a :class:`ColumnJobs` whose objects were not
     made (a reader may then read the columns instead of the objects), else None."""
     return jobs.unmade if isinstance(jobs, ColumnJobs) else None

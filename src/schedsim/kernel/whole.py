@@ -91,7 +91,7 @@ def models_rigid(jobs: Sequence[Job], machine: Machine, partition: int = 0) -> b
     capacity = machine.partitions[partition]
     fields = unmade_fields(jobs)
     if fields is not None:  # batch jobs, none moldable
-        size = -(-fields.procs // machine.unit) * machine.unit  # Machine.round_up
+        size = machine.round_up(fields.procs)  # (integer arithmetic: arrays too)
         return fields.work is None and bool(((size > 0) & (size <= capacity)).all())
     return all(job.speedup is None and job.work is None and job.kind == BATCH
                and 0 < machine.round_up(job.procs) <= capacity for job in jobs)

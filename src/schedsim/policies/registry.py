@@ -121,9 +121,9 @@ def run_features(jobs: Iterable[Job], machine: Machine, changes: Sequence[Runtim
 def job_kinds(jobs: Iterable[Job]) -> set[str]:
     """The kinds of ``jobs`` (rigid, divisible, moldable, dedicated); of jobs held as
     columns (batch jobs, all with work or all rigid), read from the columns."""
-    fields = unmade_fields(jobs) if isinstance(jobs, Sequence) else None
+    fields = unmade_fields(jobs)
     if fields is not None:
-        return {RIGID if fields.work is None else DIVISIBLE} if len(jobs) else set()
+        return {RIGID if fields.work is None else DIVISIBLE} if fields.submit.size else set()
     found: set[str] = set()
     for job in jobs:
         found.add(MOLDABLE if job.speedup is not None else

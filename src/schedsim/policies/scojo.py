@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from schedsim.engine import Decision, EngineView, Resume, Start, Suspend, WakeUp
-from schedsim.jobs import Job, unmade_fields
+from schedsim.jobs import Job
 from schedsim.kernel.whole import (
     Columns,
     Outcome,
@@ -168,22 +168,21 @@ class ScojoPECT(QueuePolicy[ScojoSettings]):
 
     def _classes(self, jobs: Sequence[Job], cols: Columns) -> np.ndarray:
         """:meth:`klass` of every job, in arrival order (a new run: by estimate)."""
-        fields = unmade_fields(jobs)
-        if fields is None or self.class_of:
+        if self.class_of:
             return np.array([self.klass(jobs[i]) for i in cols.order.tolist()], np.int64)
-        estimate = fields.estimate if cols.in_order else fields.estimate[cols.order]
-        settings = self.settings
-        return np.where(estimate < settings.short_limit, SHORT,
-                        np.where(estimate < settings.medium_limit, MEDIUM, LONG)
-                        ).astype(np.int64)
+        return np.asarray(self.class_by_estimate(cols.estimate), np.int64)
 
     def klass(self, job: Job) -> int:
         known = self.class_of.get(job.index)
         if known is not None:
             return known
-        if job.estimate < self.settings.short_limit:
-            return SHORT
-        return MEDIUM if job.estimate < self.settings.medium_limit else LONG
+        return int(self.class_by_estimate(job.estimate))
+
+    def class_by_estimate(self, estimate: float | np.ndarray) -> int | np.ndarray:
+        """Short below ``short_limit``, medium below ``medium_limit``, else long (one
+        estimate or an array of them)."""
+        return np.where(estimate < self.settings.short_limit, SHORT,
+                        np.where(estimate < self.settings.medium_limit, MEDIUM, LONG))
 
     def submit(self, job: Job, view: EngineView) -> None:
         self.exact = self.exact and job.estimate == job.runtime
