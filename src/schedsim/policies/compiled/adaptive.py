@@ -69,7 +69,8 @@ class AdaptiveState(Record):
 
 ADAPTIVE_STATE = AdaptiveState([
     ("constants", ADAPTIVE_CONSTANTS), ("pmax", _i8[::1]), ("speed_int", _i8[::1]),
-    ("queue", _i8[::1]), ("waiting", _i8), ("weight", _i8[::1]), ("chosen", _i8[::1])])
+    ("queue", _i8[::1]), ("waiting", _i8), ("weight", _i8[::1]), ("chosen", _i8[::1]),
+    ("order", _i8[::1]), ("keys", _i8[::1])])
 
 
 @kernel
@@ -100,20 +101,43 @@ def _cap(constants, size, pmax, unit, procs):
     return size * unit, pmax
 
 
-@kernel
-def _idle_order(weight, speed_int, owner):
-    """The idle processors in the order they are given out: (-w, -b, k)."""
-    procs = speed_int.shape[0]
-    idle = np.empty(procs, np.int64)
+@kernel(_nrt=False)
+def _idle_order(weight, speed_int, owner, order, keys):
+    """The idle processors in the order they are given out, (-w, -b, k), into ``order``
+    (``keys``: scratch as long); returns how many. Each is inserted in turn by the key
+    w (max b + 1) + b: no array is made, and numba's sort of a few dozen keys cost more
+    than the rest of a call (docs/performance.md, "The idle order")."""
+    span = 0
+    for k in range(speed_int.shape[0]):
+        span = max(span, speed_int[k])
+    span += 1
     count = 0
-    for k in range(procs):
-        if owner[k] < 0:
-            idle[count] = k
-            count += 1
-    idle = idle[:count]
-    keys = (weight.max() - weight[idle]) * (speed_int.max() + 1) * procs \
-        + (speed_int.max() - speed_int[idle]) * procs + idle
-    return idle[np.argsort(keys)]
+    for k in range(speed_int.shape[0]):
+        if owner[k] >= 0:
+            continue
+        key = weight[k] * span + speed_int[k]
+        at = count  # after every larger key, and every equal one (k grows)
+        while at > 0 and keys[at - 1] < key:
+            keys[at] = keys[at - 1]
+            order[at] = order[at - 1]
+            at -= 1
+        keys[at] = key
+        order[at] = k
+        count += 1
+    return count
+
+
+@kernel(_nrt=False)
+def _sort_small(values, count):
+    """``values[:count]`` in increasing order, in place (insertion: a job's processors
+    are a few)."""
+    for i in range(1, count):
+        value = values[i]
+        at = i
+        while at > 0 and values[at - 1] > value:
+            values[at] = values[at - 1]
+            at -= 1
+        values[at] = value
 
 
 @kernel
@@ -129,8 +153,8 @@ def _adaptive_schedule(policy, eng):
         numerator, denominator = speed_int.sum(), constants.scale
     else:
         numerator, denominator = weight.sum(), unit
-    order = policy.chosen  # the processors' order, made when a first job starts
-    ordered = False
+    order = policy.order  # the idle processors' order, made when a first job starts
+    ordered = -1  # how many processors ``order`` holds (-1: not made yet)
     owner, queue, chosen, pmax = eng.owner, policy.queue, policy.chosen, policy.pmax
     idle_weight = 0
     idle_count = 0
@@ -161,12 +185,11 @@ def _adaptive_schedule(policy, eng):
             if job < 0:
                 break
             need, most = _cap(constants, size, pmax[job], unit, procs)
-        if not ordered:
-            order = _idle_order(weight, speed_int, owner)
-            ordered = True
+        if ordered < 0:
+            ordered = _idle_order(weight, speed_int, owner, order, policy.keys)
         total_weight = 0
         count = 0
-        for i in range(order.shape[0]):
+        for i in range(ordered):
             k = order[i]
             if owner[k] < 0:
                 chosen[count] = k
@@ -174,7 +197,8 @@ def _adaptive_schedule(policy, eng):
                 total_weight += weight[k]
                 if total_weight >= need or count == most:
                     break
-        start_on(eng, job, np.sort(chosen[:count]), count, 0)
+        _sort_small(chosen, count)
+        start_on(eng, job, chosen, count, 0)
         mintree.set_value(queue, job, mintree.ABSENT)
         policy.waiting -= 1
         position = job + 1
@@ -211,5 +235,7 @@ def adaptive_run(submit, work, pmax, speed, speed_int, loads, equal_split, const
     policy.waiting = 0
     policy.weight = np.zeros(procs, np.int64)
     policy.chosen = np.zeros(procs, np.int64)
+    policy.order = np.zeros(procs, np.int64)
+    policy.keys = np.zeros(procs, np.int64)
     loop.run(policy, eng)
     return loop.outcome(eng), eng.load_row
