@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import pytest
 
@@ -11,6 +12,7 @@ from schedsim.engine import EngineView, SimulationError, Start, WakeUp, simulate
 from schedsim.errors import InputError
 from schedsim.jobs import DEDICATED, Job, RuntimeChange
 from schedsim.machine import Machine
+from schedsim.speedup import DowneySpeedup
 
 
 class Scripted:
@@ -130,6 +132,28 @@ def test_runtime_change_moves_a_running_jobs_end() -> None:
     assert schedule.end == [130, 50]
     assert ("change", 1, 50) in policy.events
     assert jobs[0].runtime == 100  # the caller's jobs are not mutated
+
+
+def test_a_copied_job_has_every_field_and_is_its_own() -> None:
+    """``copy.copy`` of a job (the engine's copies under elastic commands): every field's
+    value, the speedup model shared, a new object; a subclass keeps its type and fields."""
+    job = Job(7, 1.5, 20.0, 3, 30.0, kind=DEDICATED, requested_start=9.0,
+              speedup=DowneySpeedup(20.0, 4.0, 1.0), work=60.0, user=2, group=3, app=4,
+              queue=5, partition=6, index=8)
+    clone = copy.copy(job)
+    assert clone is not job
+    assert [getattr(clone, f.name) for f in fields(Job)] == \
+        [getattr(job, f.name) for f in fields(Job)]
+    assert clone.speedup is job.speedup
+    clone.runtime = 99.0
+    assert job.runtime == 20.0
+
+    @dataclass(slots=True, eq=False)
+    class TaggedJob(Job):
+        tag: str = ""
+
+    tagged = copy.copy(TaggedJob(1, 0.0, 1.0, 1, 1.0, tag="mine"))
+    assert type(tagged) is TaggedJob and tagged.tag == "mine"
 
 
 def test_runtime_change_of_a_waiting_job() -> None:

@@ -8,8 +8,9 @@ jobs carry a ``requested_start``.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Protocol, overload
 
 import numpy as np
@@ -85,6 +86,18 @@ class Job:
         if self.work is not None:
             return self.estimate * self.procs / procs
         return self.estimate
+
+    def __copy__(self) -> Job:
+        """A shallow copy (``copy.copy``): every field's value, through the constructor
+        (a subclass's own fields too). The engine copies every job of a run with elastic
+        commands; the generic copy of a slotted class took 6 us a job, this one 0.8."""
+        values = _job_fields if type(self) is Job else operator.attrgetter(
+            *(f.name for f in fields(self)))
+        return type(self)(*values(self))
+
+
+# Every field of a Job, in the constructor's order (read when the class is defined).
+_job_fields = operator.attrgetter(*(f.name for f in fields(Job)))
 
 
 @dataclass(frozen=True, slots=True)
