@@ -10,6 +10,7 @@ import itertools
 import math
 from dataclasses import dataclass, field, replace
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,6 +24,7 @@ from schedsim.policies.goal import (
     Search,
     SearchJob,
     best_fit_now,
+    compiled_search,
     hierarchical_better,
     relative_gain,
     tradeoff_better,
@@ -235,17 +237,29 @@ def snapshot_profiles_at_1000() -> list[Profile]:
     return [Profile.holding(1000.0, 6, [(1185.0, 4)]), Profile.holding(1000.0, 10, [(1100.0, 6)])]
 
 
+def compiled_plan(jobs: list[SearchJob], profiles: list[Profile], capacities: tuple[int, ...],
+                  now: float, omega: float, options: GoalSettings, order: list[int]
+                  ) -> tuple[list[tuple[int, int, float]], int, int, bool]:
+    """``compiled_search`` on the search's jobs as objects: the plan as (job, partition,
+    start) in plan order, nodes, leaves, stopped."""
+    placed, parts, starts, nodes, leaves, stopped = compiled_search(
+        np.array([job.size for job in jobs], np.int64),
+        np.array([job.runtime for job in jobs], np.float64),
+        np.array([job.submit for job in jobs], np.float64), profiles, capacities, now, omega,
+        options, np.array(order, np.int64))
+    plan = list(zip(placed.tolist(), parts.tolist(), starts.tolist(), strict=True))
+    return plan, nodes, leaves, stopped
+
+
 def test_idea1_tries_the_second_partition_for_the_last_job() -> None:
     """Omega 2000; one waiting job of 4 nodes and 10 s submitted at 882. Partition 0:
     start 1185, X = (303 + 10) / 10 = 31.3; partition 1: start 1000, X = 12.8; Tw 0
     on both. The greedy leaf takes partition 0, the discrepancy at depth 0 partition 1."""
-    from schedsim.policies.goal import compiled_search
-
     jobs, capacities, options = [SearchJob(4, 10.0, 882.0)], (6, 10), GoalSettings(tree="idea1")
     found = Search(jobs, snapshot_profiles_at_1000(), capacities, 1000.0, 2000.0, options)
     assert [(p.job, p.partition, p.start) for p in found.run()] == [(0, 1, 1000.0)]
     assert found.best_score == Score(0.0, pytest.approx(12.8))
-    compiled = compiled_search(jobs, snapshot_profiles_at_1000(), capacities, 1000.0, 2000.0,
+    compiled = compiled_plan(jobs, snapshot_profiles_at_1000(), capacities, 1000.0, 2000.0,
                                options, [0])
     assert compiled == ([(0, 1, 1000.0)], 2, 2, False)
 
@@ -457,8 +471,6 @@ def test_compiled_search_equals_the_pure_search(
     case: tuple[list[SearchJob], list[tuple[float, float, int, int]]], limit: int, tree: str,
     idea1_order: str, branching: str, objective: str, omega: float,
 ) -> None:
-    from schedsim.policies.goal import compiled_search
-
     jobs, running = case
     capacities = (4, 3)
 
@@ -474,7 +486,7 @@ def test_compiled_search_equals_the_pure_search(
                            branching=branching, objective=objective)
     pure = Search(jobs, profiles(), capacities, 0.0, omega, options)
     plan = pure.run()
-    compiled, nodes, leaves, stopped = compiled_search(jobs, profiles(), capacities, 0.0, omega,
+    compiled, nodes, leaves, stopped = compiled_plan(jobs, profiles(), capacities, 0.0, omega,
                                                        options, pure.branching_order())
     assert compiled == [(p.job, p.partition, p.start) for p in plan]
     assert (nodes, leaves, stopped) == (pure.stats.nodes, pure.stats.leaves, pure.stats.stopped)
@@ -484,11 +496,9 @@ def assert_compiled_equals_pure(jobs: list[SearchJob], running: list[tuple[float
                                 capacities: tuple[int, ...], options: GoalSettings,
                                 omega: float = 0.0) -> None:
     """Both engines on the same snapshot: running jobs as (end, size, partition) from 0."""
-    from schedsim.policies.goal import compiled_search
-
     pure = Search(jobs, snapshot_profiles(running, capacities), capacities, 0.0, omega, options)
     plan = pure.run()
-    compiled, nodes, leaves, stopped = compiled_search(
+    compiled, nodes, leaves, stopped = compiled_plan(
         jobs, snapshot_profiles(running, capacities), capacities, 0.0, omega, options,
         pure.branching_order())
     assert compiled == [(p.job, p.partition, p.start) for p in plan]

@@ -25,6 +25,9 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
+from operator import attrgetter
+
+import numpy as np
 
 from schedsim.engine import Decision, EngineView, RunningJob, Start
 from schedsim.jobs import Job
@@ -36,6 +39,7 @@ from schedsim.policies.registry import register_policy, setting
 
 FCFS_ORDER, LXF_ORDER = "fcfs", "lxf"
 TAU = 10.0  # seconds: the bounded-slowdown threshold of avgX
+_PROCS, _ESTIMATE, _SUBMIT = attrgetter("procs"), attrgetter("estimate"), attrgetter("submit")
 
 
 # ----------------------------------------------------------------------------- best fit
@@ -433,21 +437,18 @@ def _free_at(profile: Profile, time: float) -> int:
     return profile.free[max(0, bisect_right(profile.times, time) - 1)]
 
 
-def compiled_search(jobs: Sequence[SearchJob], profiles: Sequence[Profile],
-                    capacities: Sequence[int], now: float, omega: float,
-                    settings: GoalSettings,
-                    order: Sequence[int]) -> tuple[list[tuple[int, int, float]], int, int, bool]:
-    """The compiled search (``policies.compiled.goal``) on the Python search's inputs (jobs
-    in ``order``, the branching order): (placements as (job, partition, start) in plan
-    order, nodes, leaves, stopped)."""
-    import numpy as np
-
+def compiled_search(sizes: np.ndarray, runtimes: np.ndarray, submits: np.ndarray,
+                    profiles: Sequence[Profile], capacities: Sequence[int], now: float,
+                    omega: float, settings: GoalSettings, order: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int, bool]:
+    """The compiled search (``policies.compiled.goal``) on the Python search's inputs as
+    columns (the waiting jobs' sizes, run times as the search knows them and submit
+    times, in queue order; ``order``: the branching order, as the queue's indices): the
+    placements in plan order as arrays (job as its index in the queue, partition,
+    start), nodes, leaves, stopped."""
     from schedsim.policies.compiled import goal
 
-    n = len(jobs)
-    sizes = np.array([jobs[j].size for j in order], dtype=np.int64)
-    runs = np.array([jobs[j].runtime for j in order], dtype=np.float64)
-    submits = np.array([jobs[j].submit for j in order], dtype=np.float64)
+    n = sizes.shape[0]
     caps = np.array(capacities, dtype=np.int64)
     width = max(len(p.times) for p in profiles) + 2 * n + 4
     times = np.zeros((len(profiles), width))
@@ -459,13 +460,13 @@ def compiled_search(jobs: Sequence[SearchJob], profiles: Sequence[Profile],
         free[p, :count] = profile.free
         length[p] = count
     positions, parts, starts, nodes, leaves, stopped = goal.search_kernel(
-        sizes, runs, submits, caps, times, free, length, float(now), float(omega),
-        int(settings.node_limit), goal.IDEA2 if settings.tree == "idea2" else goal.IDEA1,
+        sizes[order], runtimes[order], submits[order], caps, times, free, length,
+        float(now), float(omega), int(settings.node_limit),
+        goal.IDEA2 if settings.tree == "idea2" else goal.IDEA1,
         goal.BEST_FIT_FIRST if settings.idea1_order == "best_fit_first"
         else goal.PARTITION_FIRST,
         goal.HIERARCHICAL if settings.objective == "hierarchical" else goal.TRADEOFF, TAU)
-    plan = [(order[int(positions[i])], int(parts[i]), float(starts[i])) for i in range(n)]
-    return plan, int(nodes), int(leaves), bool(stopped)
+    return order[positions], parts, starts, int(nodes), int(leaves), bool(stopped)
 
 
 def partition_profiles(view: EngineView, capacities: Sequence[int]) -> list[Profile]:
@@ -510,24 +511,38 @@ class GoalOriented(QueuePolicy[GoalSettings]):
                 "stopped_share": self.stopped / self.searches if self.searches else 0.0}
 
     def schedule(self, view: EngineView) -> list[Decision]:
-        if not self.queue or not any(best_fit_now(self.size(j), view.free) is not None
-                                     for j in self.queue):
+        queue = self.queue
+        if not queue:
             return []
-        jobs = [SearchJob(self.size(job), job.estimate, job.submit) for job in self.queue]
-        search = Search(jobs, partition_profiles(view, self.capacities), self.capacities,
-                        view.now, self.omega(view, jobs), self.settings)
-        if self.settings.compiled:
-            found, nodes, _, stopped = compiled_search(
-                jobs, search.profiles, self.capacities, view.now, search.omega,
-                self.settings, search.branching_order())
-            plan = [Placement(job, partition, start) for job, partition, start in found]
+        sizes = self.machine.round_up(np.array(list(map(_PROCS, queue)), np.int64))
+        if sizes.min() > max(view.free):  # no waiting job fits any partition now
+            return []
+        profiles = partition_profiles(view, self.capacities)
+        settings = self.settings
+        # the search's jobs as objects: for the Python search, the FCFS bound's search and
+        # the LXF order; the compiled search reads columns
+        jobs = [SearchJob(self.size(job), job.estimate, job.submit) for job in queue] \
+            if not settings.compiled or settings.bound == "fcfs" \
+            or settings.branching == LXF_ORDER else []
+        omega = self.omega(view, jobs)
+        search = Search(jobs, profiles, self.capacities, view.now, omega, settings)
+        if settings.compiled:
+            order = np.array(search.branching_order(), np.int64) if jobs \
+                else np.arange(len(queue), dtype=np.int64)
+            placed, partitions, starts, nodes, _, stopped = compiled_search(
+                sizes, np.array(list(map(_ESTIMATE, queue)), np.float64),
+                np.array(list(map(_SUBMIT, queue)), np.float64), profiles, self.capacities,
+                view.now, omega, settings, order)
+            due = starts <= view.now
+            starting = dict(zip(placed[due].tolist(), partitions[due].tolist(), strict=True))
         else:
             plan = search.run()
             nodes, stopped = search.stats.nodes, search.stats.stopped
+            starting = {p.job: p.partition for p in plan if p.start <= view.now}
         self.searches += 1
         self.nodes += nodes
         self.stopped += int(stopped)
-        return self._starts(plan, view.now)
+        return self._starts(starting, view.now)
 
     def omega(self, view: EngineView, jobs: Sequence[SearchJob]) -> float:
         """The wait bound of Tw for this snapshot (setting ``bound``)."""
@@ -540,9 +555,9 @@ class GoalOriented(QueuePolicy[GoalSettings]):
         plan = fcfs.run()
         return max(0.0, max(p.start - jobs[p.job].submit for p in plan))
 
-    def _starts(self, plan: Sequence[Placement], now: float) -> list[Decision]:
+    def _starts(self, starting: dict[int, int], now: float) -> list[Decision]:
+        """Start the waiting jobs ``starting`` (index in the queue -> partition)."""
         decisions: list[Decision] = []
-        starting = {p.job: p.partition for p in plan if p.start <= now}
         for index in sorted(starting):
             job = self.queue[index]
             decisions.append(Start(job, self.size(job), starting[index]))
