@@ -151,7 +151,9 @@ GOAL = st.fixed_dictionaries({
     "tree": st.sampled_from(["idea2", "idea1"]),
     "idea1_order": st.sampled_from(["partition_first", "best_fit_first"]),
     "branching": st.sampled_from(["fcfs", "lxf"]),
-    "objective": st.sampled_from(["tradeoff", "hierarchical"])})
+    "objective": st.sampled_from(["tradeoff", "hierarchical"]),
+    "bound": st.sampled_from(["history", "fcfs_leaf", "fixed"]),
+    "omega": st.sampled_from([0.0, 600.0])})
 
 
 def _adaptive(params: st.SearchStrategy[dict[str, Any]], bpus: bool) -> Case:

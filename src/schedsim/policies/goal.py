@@ -519,16 +519,22 @@ class GoalOriented(QueuePolicy[GoalSettings]):
             return []
         profiles = partition_profiles(view, self.capacities)
         settings = self.settings
-        # the search's jobs as objects: for the Python search, the FCFS bound's search and
-        # the LXF order; the compiled search reads columns
-        jobs = [SearchJob(self.size(job), job.estimate, job.submit) for job in queue] \
-            if not settings.compiled or settings.bound == "fcfs" \
-            or settings.branching == LXF_ORDER else []
-        omega = self.omega(view, jobs)
-        search = Search(jobs, profiles, self.capacities, view.now, omega, settings)
+        made: list[list[SearchJob]] = []
+
+        def search_jobs() -> list[SearchJob]:
+            """The waiting jobs as the search's objects, made once and only when read
+            (the Python search, the FCFS plan's bound, the LXF order); the compiled
+            search reads columns."""
+            if not made:
+                made.append([SearchJob(self.size(job), job.estimate, job.submit)
+                             for job in queue])
+            return made[0]
+
+        omega = self.omega(view, search_jobs)
         if settings.compiled:
-            order = np.array(search.branching_order(), np.int64) if jobs \
-                else np.arange(len(queue), dtype=np.int64)
+            order = np.arange(len(queue), dtype=np.int64) if settings.branching == FCFS_ORDER \
+                else np.array(self._search(search_jobs(), profiles, view, omega)
+                              .branching_order(), np.int64)
             placed, partitions, starts, nodes, _, stopped = compiled_search(
                 sizes, np.array(list(map(_ESTIMATE, queue)), np.float64),
                 np.array(list(map(_SUBMIT, queue)), np.float64), profiles, self.capacities,
@@ -536,6 +542,7 @@ class GoalOriented(QueuePolicy[GoalSettings]):
             due = starts <= view.now
             starting = dict(zip(placed[due].tolist(), partitions[due].tolist(), strict=True))
         else:
+            search = self._search(search_jobs(), profiles, view, omega)
             plan = search.run()
             nodes, stopped = search.stats.nodes, search.stats.stopped
             starting = {p.job: p.partition for p in plan if p.start <= view.now}
@@ -544,12 +551,19 @@ class GoalOriented(QueuePolicy[GoalSettings]):
         self.stopped += int(stopped)
         return self._starts(starting, view.now)
 
-    def omega(self, view: EngineView, jobs: Sequence[SearchJob]) -> float:
-        """The wait bound of Tw for this snapshot (setting ``bound``)."""
+    def _search(self, jobs: Sequence[SearchJob], profiles: list[Profile], view: EngineView,
+                omega: float) -> Search:
+        return Search(jobs, profiles, self.capacities, view.now, omega, self.settings)
+
+    def omega(self, view: EngineView, search_jobs: Callable[[], Sequence[SearchJob]]
+              ) -> float:
+        """The wait bound of Tw for this snapshot (setting ``bound``; ``search_jobs``
+        gives the waiting jobs, read only for the FCFS plan's bound)."""
         if self.settings.bound == "fixed":
             return self.settings.omega
         if self.settings.bound == "history":
             return self.largest_wait
+        jobs = search_jobs()
         fcfs = Search(jobs, partition_profiles(view, self.capacities), self.capacities,
                       view.now, 0.0, GoalSettings(node_limit=1, tree="idea2"))
         plan = fcfs.run()
