@@ -526,8 +526,8 @@ class GoalOriented(QueuePolicy[GoalSettings]):
             (the Python search, the FCFS plan's bound, the LXF order); the compiled
             search reads columns."""
             if not made:
-                made.append([SearchJob(self.size(job), job.estimate, job.submit)
-                             for job in queue])
+                made.append([SearchJob(size, job.estimate, job.submit)
+                             for size, job in zip(sizes.tolist(), queue, strict=True)])
             return made[0]
 
         omega = self.omega(view, search_jobs)

@@ -70,7 +70,7 @@ class AdaptiveState(Record):
 ADAPTIVE_STATE = AdaptiveState([
     ("constants", ADAPTIVE_CONSTANTS), ("pmax", _i8[::1]), ("speed_int", _i8[::1]),
     ("queue", _i8[::1]), ("waiting", _i8), ("weight", _i8[::1]), ("chosen", _i8[::1]),
-    ("order", _i8[::1]), ("keys", _i8[::1])])
+    ("order", _i8[::1]), ("keys", _i8[::1]), ("span", _i8)])
 
 
 @kernel
@@ -102,15 +102,12 @@ def _cap(constants, size, pmax, unit, procs):
 
 
 @kernel(_nrt=False)
-def _idle_order(weight, speed_int, owner, order, keys):
+def _idle_order(weight, speed_int, span, owner, order, keys):
     """The idle processors in the order they are given out, (-w, -b, k), into ``order``
     (``keys``: scratch as long); returns how many. Each is inserted in turn by the key
-    w (max b + 1) + b: no array is made, and numba's sort of a few dozen keys cost more
-    than the rest of a call (docs/performance.md, "The idle order")."""
-    span = 0
-    for k in range(speed_int.shape[0]):
-        span = max(span, speed_int[k])
-    span += 1
+    w ``span`` + b (``span``: max b + 1): no array is made, and numba's sort of a few
+    dozen keys cost more than the rest of a call (docs/performance.md, "The idle
+    order")."""
     count = 0
     for k in range(speed_int.shape[0]):
         if owner[k] >= 0:
@@ -186,7 +183,7 @@ def _adaptive_schedule(policy, eng):
                 break
             need, most = _cap(constants, size, pmax[job], unit, procs)
         if ordered < 0:
-            ordered = _idle_order(weight, speed_int, owner, order, policy.keys)
+            ordered = _idle_order(weight, speed_int, policy.span, owner, order, policy.keys)
         total_weight = 0
         count = 0
         for i in range(ordered):
@@ -237,5 +234,6 @@ def adaptive_run(submit, work, pmax, speed, speed_int, loads, equal_split, const
     policy.chosen = np.zeros(procs, np.int64)
     policy.order = np.zeros(procs, np.int64)
     policy.keys = np.zeros(procs, np.int64)
+    policy.span = speed_int.max() + 1  # (constant: the idle order's keys)
     loop.run(policy, eng)
     return loop.outcome(eng), eng.load_row
