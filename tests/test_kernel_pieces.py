@@ -20,6 +20,9 @@ from schedsim.policies.registry import make_policy
 from schedsim.policies.slack import SlackSelector, SlackSettings, compress, slack_factor
 
 CAPACITY = 16
+# one scratch for every search of this module, as a run reuses one across its calls: a
+# search that read what an earlier one left in it would differ from the reference
+SCRATCH = compiled_slack.new_search_scratch()
 
 
 @st.composite
@@ -224,7 +227,8 @@ def assert_same_search(profile: Profile, jobs: list[Job], submitted: list[float]
         np.array([job.estimate for job in jobs], np.float64), np.array(submitted),
         np.array(fair), np.array([slack_factor(f - s, settings_)
                                   for s, f in zip(submitted, fair, strict=True)]),
-        compiled_slack.slack_constants(settings_), min(lookahead, len(jobs)), True)
+        compiled_slack.slack_constants(settings_), min(lookahead, len(jobs)), True,
+        SCRATCH)
     assert (nodes, bool(hit)) == (selector.nodes, selector.bound_hits > 0)
     assert found == (expected is not None)
     if expected is not None:
@@ -252,7 +256,7 @@ def assert_same_backfill_search(profile: Profile, candidates: list[tuple[int, fl
         np.array(zeros + submitted), np.array(zeros + fair),
         np.array(zeros + [slack_factor(f - s, settings_)
                           for s, f in zip(submitted, fair, strict=True)]),
-        compiled_slack.slack_constants(settings_), window, False)
+        compiled_slack.slack_constants(settings_), window, False, SCRATCH)
     assert (nodes, bool(hit)) == (selector.nodes, selector.bound_hits > 0)
     assert found == (expected is not None)
     if expected is not None:

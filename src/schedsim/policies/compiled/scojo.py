@@ -31,9 +31,12 @@ from schedsim.kernel.loop import (
 from schedsim.kernel.profile import earliest, grown, holding, reserve
 from schedsim.kernel.records import Record, new, record_type
 from schedsim.policies.compiled.slack import (
+    SEARCH_SCRATCH,
     SLACK_CONSTANTS,
     compress,
     fair_start,
+    fit_scratch,
+    new_search_scratch,
     reserve_all,
     select,
     slack_factor,
@@ -107,7 +110,8 @@ SCOJO_STATE = ScojoState([
     ("ends", _f8[::1]), ("end_procs", _i8[::1]),  # scratch: a profile's (end, processors)
     ("is_started", _b1[::1]), ("due", _b1[::1]), ("candidates", _i8[::1]),
     # scratch of a call: the queue positions of the class's jobs it started as planned
-    ("started_at", _i8[::1]), ("n_started_at", _i8)])
+    ("started_at", _i8[::1]), ("n_started_at", _i8),
+    ("search", SEARCH_SCRATCH)])  # the slack search's arrays, for the whole run
 
 
 @kernel
@@ -357,11 +361,12 @@ def _nontype_by_slack(policy, eng, c, left, free, candidates, chosen, times, fre
                                        eng.size[own], eng.estimate[own])
     window = min(policy.constants.lookahead, candidates.shape[0])
     m = window + waiting.shape[0]
-    sizes = np.empty(m, np.int64)
-    spans = np.empty(m, np.float64)
-    submitted = np.zeros(m)
-    fair = np.zeros(m)
-    full_slack = np.zeros(m)
+    scratch = policy.search
+    fit_scratch(scratch, m, s_n + 2 * m + 2)
+    sizes, spans = scratch.sizes[:m], scratch.spans[:m]
+    submitted, fair, full_slack = scratch.submitted[:m], scratch.fair[:m], scratch.full_slack[:m]
+    for p in range(window):
+        submitted[p] = fair[p] = full_slack[p] = 0.0
     for p in range(window):
         sizes[p] = eng.size[candidates[p]]
         spans[p] = _span(eng, candidates[p], left)
@@ -372,7 +377,7 @@ def _nontype_by_slack(policy, eng, c, left, free, candidates, chosen, times, fre
     gather_into(full_slack, window, policy.full_slack, waiting)
     found, best, found_nodes, hit = slack_search(
         s_times, s_free, s_n, clock, policy.capacity, free, sizes, spans, submitted, fair,
-        full_slack, policy.constants, window, False)
+        full_slack, policy.constants, window, False, scratch)
     policy.calls[c] += 1
     policy.nodes[c] += found_nodes
     policy.hits[c] += 1 if hit else 0
@@ -488,7 +493,7 @@ def _scojo_schedule(policy, eng):
             starts, found_nodes, hit = select(
                 times, frees, steps, clock, policy.capacity, eng.free[0], mine, eng.size,
                 eng.estimate, policy.submitted, policy.fair, policy.full_slack,
-                policy.slots[c, :m], policy.constants)
+                policy.slots[c, :m], policy.constants, policy.search)
             policy.calls[c] += 1
             policy.nodes[c] += found_nodes
             policy.hits[c] += hit
@@ -556,6 +561,7 @@ def scojo_run(submit, runtime, estimate, size, klass, capacity, cal, constants):
     policy.candidates = np.empty(n, np.int64)
     policy.started_at = np.empty(n, np.int64)
     policy.n_started_at = 0
+    policy.search = new_search_scratch()
     loop.run(policy, eng)
     return (loop.outcome(eng), policy.fair, policy.started_class, policy.submitted,
             policy.full_slack, policy.calls, policy.nodes, policy.hits)

@@ -17,9 +17,10 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import typeof, types
+from numba.experimental import structref
 
 from schedsim.kernel import loop
-from schedsim.kernel.arrays import copy_into
+from schedsim.kernel.arrays import copy_into, gather_into
 from schedsim.kernel.cache import kernel
 from schedsim.kernel.loop import (
     compiled_policy,
@@ -287,6 +288,23 @@ def _new_tails(tail, steps):
 
 
 @kernel
+def _clear_tails(table, tail):
+    """The table emptied for a search whose tails hold ``tail`` jobs; its arrays are kept
+    (a run makes one table, not one per call): only the slots in use are cleared."""
+    slots, keys = table.slots, table.keys
+    mask = slots.shape[0] - 1
+    for entry in range(table.entries):
+        slot = keys[entry] & mask
+        while slots[slot] != entry:
+            slot = (slot + 1) & mask
+        slots[slot] = -1
+    table.entries = 0
+    table.tail = tail
+    if table.starts.shape[0] < keys.shape[0] * tail:
+        table.starts = np.empty(keys.shape[0] * tail, np.float64)
+
+
+@kernel
 def _tail_find(table, key, bits, free, n):
     """(the entry holding the profile, or -1; the hash slot that holds or would hold it)."""
     slots, keys, offsets, store = table.slots, table.keys, table.offsets, table.store
@@ -309,9 +327,10 @@ def _tail_find(table, key, bits, free, n):
 
 
 @kernel
-def _tail_add(table, slot, key, bits, free, n, passed, starts, first):
-    """A new entry in ``slot``: the profile, whether its tail passed and the tail's starts
-    (``starts[first:]``); full arrays are grown."""
+def _tail_open(table, slot, key, bits, free, n):
+    """A new entry in ``slot`` holding the profile ``(bits, free)`` of ``n`` steps, before
+    its tail is placed on it; full arrays are grown. Returns the entry, whose outcome
+    :func:`_tail_close` sets."""
     tail, entries = table.tail, table.entries
     room = table.keys.shape[0]
     if entries == room:
@@ -334,20 +353,93 @@ def _tail_add(table, slot, key, bits, free, n, passed, starts, first):
     copy_into(table.store, at + n, free, 0, n)
     table.offsets[entries + 1] = at + 2 * n
     table.keys[entries] = key
-    table.passed[entries] = passed
-    copy_into(table.starts, entries * tail, starts, first, tail)
     table.slots[slot] = entries
-    entries += 1
-    table.entries = entries
-    if 2 * entries > table.slots.shape[0]:  # at most half full: short probes
+    table.entries = entries + 1
+    if 2 * table.entries > table.slots.shape[0]:  # at most half full: short probes
         slots = np.full(2 * table.slots.shape[0], -1, np.int64)
         mask = slots.shape[0] - 1
-        for entry in range(entries):
-            slot = table.keys[entry] & mask
-            while slots[slot] >= 0:
-                slot = (slot + 1) & mask
-            slots[slot] = entry
+        for other in range(table.entries):
+            at_slot = table.keys[other] & mask
+            while slots[at_slot] >= 0:
+                at_slot = (at_slot + 1) & mask
+            slots[at_slot] = other
         table.slots = slots
+    return entries
+
+
+@kernel
+def _tail_close(table, entry, passed, starts, first):
+    """The outcome of ``entry``'s tail: whether it passed, and its starts
+    (``starts[first:]``)."""
+    table.passed[entry] = passed
+    copy_into(table.starts, entry * table.tail, starts, first, table.tail)
+
+
+# The arrays of a search, kept by the policy for its whole run and reused by every call
+# (sized for the longest queue so far): a Scojo-PECT run calls the search about 40,000
+# times, and allocating and freeing its dozen arrays at each call was about a tenth of
+# such a run.
+@record_type
+class SearchScratch(Record):
+    """The arrays of :func:`slack_search`, reused across its calls."""
+
+
+class SearchScratchHandle(structref.StructRefProxy):
+    """A :class:`SearchScratch` held by Python (tests search with one scratch throughout)."""
+
+
+structref.define_boxing(SearchScratch, SearchScratchHandle)
+
+SEARCH_SCRATCH = SearchScratch([
+    # slack_search's own, per job and the profile it works on
+    ("chosen", _b1[::1]), ("starts", _f8[::1]), ("best", _f8[::1]), ("path", _i8[::1]),
+    ("bounds", _f8[::1]), ("work_times", _f8[::1]), ("work_free", _i8[::1]),
+    ("tails", TAIL_TABLE),
+    # a caller's: the searched jobs' columns, the profile searched and select's starts
+    ("sizes", _i8[::1]), ("spans", _f8[::1]), ("submitted", _f8[::1]), ("fair", _f8[::1]),
+    ("full_slack", _f8[::1]), ("base_times", _f8[::1]), ("base_free", _i8[::1]),
+    ("selected", _f8[::1])])
+
+
+@kernel
+def new_search_scratch():
+    """Arrays for :func:`slack_search`, grown by it as needed."""
+    scratch = new(SEARCH_SCRATCH)
+    _size_per_job(scratch, 16)
+    scratch.work_times = np.empty(64, np.float64)
+    scratch.work_free = np.empty(64, np.int64)
+    scratch.base_times = np.empty(64, np.float64)
+    scratch.base_free = np.empty(64, np.int64)
+    scratch.tails = _new_tails(1, 16)
+    return scratch
+
+
+@kernel
+def _size_per_job(scratch, m):
+    scratch.chosen = np.empty(m, np.bool_)
+    scratch.starts = np.empty(m, np.float64)
+    scratch.best = np.empty(m, np.float64)
+    scratch.path = np.empty(m, np.int64)
+    scratch.bounds = np.empty(m, np.float64)
+    scratch.sizes = np.empty(m, np.int64)
+    scratch.spans = np.empty(m, np.float64)
+    scratch.submitted = np.empty(m, np.float64)
+    scratch.fair = np.empty(m, np.float64)
+    scratch.full_slack = np.empty(m, np.float64)
+    scratch.selected = np.empty(m, np.float64)
+
+
+@kernel
+def fit_scratch(scratch, m, steps):
+    """Room in ``scratch`` for ``m`` jobs and profiles of ``steps`` steps."""
+    if scratch.chosen.shape[0] < m:
+        _size_per_job(scratch, max(m, 2 * scratch.chosen.shape[0]))
+    if scratch.work_times.shape[0] < steps:
+        room = max(steps, 2 * scratch.work_times.shape[0])
+        scratch.work_times = np.empty(room, np.float64)
+        scratch.work_free = np.empty(room, np.int64)
+        scratch.base_times = np.empty(room, np.float64)
+        scratch.base_free = np.empty(room, np.int64)
 
 
 @kernel(_nrt=False)
@@ -369,9 +461,15 @@ def _better(goal_g1, u, ou, su, best_u, best_ou, best_su):
 def bounds_at(now, submitted, fair, full_slack, slack_minimal):
     """Every job's latest start at ``now`` (``SlackSelector.bound``: eq. 5 and 7, the same
     operations): submit + F_part (FST - submit); F_part 1 when FST is the submission."""
-    m = len(submitted)
-    out = np.empty(m, np.float64)
-    for p in range(m):
+    out = np.empty(len(submitted), np.float64)
+    _bounds_into(out, now, submitted, fair, full_slack, slack_minimal)
+    return out
+
+
+@kernel(_nrt=False)
+def _bounds_into(out, now, submitted, fair, full_slack, slack_minimal):
+    """:func:`bounds_at` into ``out``."""
+    for p in range(len(submitted)):
         t_wait = fair[p] - submitted[p]
         if t_wait <= 0:
             part = 1.0
@@ -380,12 +478,11 @@ def bounds_at(now, submitted, fair, full_slack, slack_minimal):
             part = min(full_slack[p],
                        minimal + (now - submitted[p]) * (full_slack[p] - minimal) / t_wait)
         out[p] = submitted[p] + part * t_wait
-    return out
 
 
 @kernel
 def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, submitted, fair,
-                 full_slack, constants, window, place_window):
+                 full_slack, constants, window, place_window, scratch):
     """The branch and bound of one call over the first ``window`` jobs: (found, starts of
     the best set's placement, nodes tried, whether ``max_nodes`` stopped the search).
     ``place_window``: the jobs are one queue, the window its first ``lookahead``, and the
@@ -394,20 +491,27 @@ def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, subm
     check re-places only the jobs after it and the goal measures them
     (``SlackSelector.search_backfill``; a candidate not chosen has start NaN). Every set
     tried gets the slack check's result; the re-placement of the jobs after the window
-    is taken from an earlier set that left the same profile (the tails above)."""
-    bounds = bounds_at(now, submitted, fair, full_slack, constants.slack_minimal)
+    is taken from an earlier set that left the same profile (the tails above).
+    ``scratch`` (:func:`new_search_scratch`) holds the arrays; ``best`` is a view of it,
+    valid until the next call with it."""
     m = len(sizes)
+    fit_scratch(scratch, m, n + 2 * m + 2)
+    bounds = scratch.bounds[:m]
+    _bounds_into(bounds, now, submitted, fair, full_slack, constants.slack_minimal)
     measured = 0 if place_window else window
     # non-type candidates with no waiting job behind them: no check to make
     nothing_placed = not place_window and m == window
-    work_times, work_free = grown(times, free, n, 2 * m + 2)
+    work_times, work_free = scratch.work_times, scratch.work_free
     work_bits = work_times.view(np.int64)
-    chosen = np.zeros(m, np.bool_)
-    starts = np.empty(m, np.float64)
-    best = np.empty(m, np.float64)
-    path = np.empty(window, np.int64)
+    chosen = scratch.chosen[:m]
+    for p in range(m):
+        chosen[p] = False
+    starts = scratch.starts[:m]
+    best = scratch.best[:m]
+    path = scratch.path
     tail = m - window
-    tails = _new_tails(tail, n + 2 * window + 2)
+    tails = scratch.tails
+    _clear_tails(tails, tail)
     found = False
     best_u = best_ou = best_su = 0.0
     nodes = 0
@@ -440,14 +544,11 @@ def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, subm
                     if passed:
                         copy_into(starts, window, tails.starts, entry * tail, tail)
                 else:
-                    profile_n = work_n
-                    profile_bits = work_bits[:work_n].copy()
-                    profile_free = work_free[:work_n].copy()
+                    entry = _tail_open(tails, slot, key, work_bits, work_free, work_n)
                     work_n, passed = _place_unchosen(work_times, work_free, work_n, now,
                                                      sizes, estimates, bounds, chosen, starts,
                                                      window, m)
-                    _tail_add(tails, slot, key, profile_bits, profile_free, profile_n,
-                              passed, starts, window)
+                    _tail_close(tails, entry, passed, starts, window)
             if passed:
                 u, ou, su = _metrics(capacity, busy, fair, starts, measured)
                 if not found or _better(constants.goal_g1, u, ou, su, best_u, best_ou,
@@ -478,15 +579,19 @@ def slack_search(times, free, n, now, capacity, free_now, sizes, estimates, subm
 
 @kernel
 def select(times, free, n, now, capacity, free_now, mine, size, estimate, submitted, fair,
-           full_slack, previous, constants):
+           full_slack, previous, constants, scratch):
     """``SlackSelector.select``: the FCFS prefix that fits, then the branch and bound over
     the rest; when no set passes, the whole queue by conservative backfilling keeping the
     reservations ``previous`` (per job of ``mine``). (starts in queue order, nodes,
-    whether max_nodes hit)."""
+    whether max_nodes hit); ``scratch``: the search's arrays (:func:`slack_search`), which
+    also hold the starts returned, valid until the next call with it."""
     m = mine.shape[0]
-    work_times, work_free = grown(times, free, n, 2 * m + 2)
+    fit_scratch(scratch, m, n + 2 * m + 2)
+    work_times, work_free = scratch.base_times, scratch.base_free
+    copy_into(work_times, 0, times, 0, n)
+    copy_into(work_free, 0, free, 0, n)
     work_n = n
-    starts = np.empty(m, np.float64)
+    starts = scratch.selected[:m]
     first = 0
     while first < m and size[mine[first]] <= free_now:
         job = mine[first]
@@ -498,10 +603,16 @@ def select(times, free, n, now, capacity, free_now, mine, size, estimate, submit
     if first == m:
         return starts, 0, 0
     rest = mine[first:]
+    k = m - first
+    gather_into(scratch.sizes, 0, size, rest)
+    gather_into(scratch.spans, 0, estimate, rest)
+    gather_into(scratch.submitted, 0, submitted, rest)
+    gather_into(scratch.fair, 0, fair, rest)
+    gather_into(scratch.full_slack, 0, full_slack, rest)
     found, best, found_nodes, hit = slack_search(
-        work_times, work_free, work_n, now, capacity, free_now, size[rest], estimate[rest],
-        submitted[rest], fair[rest], full_slack[rest], constants,
-        min(constants.lookahead, m - first), True)
+        work_times, work_free, work_n, now, capacity, free_now, scratch.sizes[:k],
+        scratch.spans[:k], scratch.submitted[:k], scratch.fair[:k], scratch.full_slack[:k],
+        constants, min(constants.lookahead, k), True, scratch)
     if not found:
         return (compress(times, free, n, size[mine], estimate[mine], previous, now, False)[0],
                 found_nodes, 1 if hit else 0)
@@ -520,7 +631,8 @@ SLACK_PLAIN = SlackPlain([
     ("fair", _f8[::1]), ("submitted", _f8[::1]), ("full_slack", _f8[::1]),
     ("ends", _f8[::1]), ("end_procs", _i8[::1]), ("calls", _i8), ("nodes", _i8),
     ("hits", _i8), ("wake_at", _f8),
-    ("plan", _f8[::1])])  # per job: its start in the placement committed (NaN: none)
+    ("plan", _f8[::1]),  # per job: its start in the placement committed (NaN: none)
+    ("search", SEARCH_SCRATCH)])
 
 
 @kernel
@@ -555,7 +667,8 @@ def _plain_schedule(policy, eng):
     free = eng.free[0]
     starts, found_nodes, hit = select(times, frees, steps, now, policy.capacity, free, mine,
                                       eng.size, eng.estimate, policy.submitted, policy.fair,
-                                      policy.full_slack, policy.plan[mine], policy.constants)
+                                      policy.full_slack, policy.plan[mine], policy.constants,
+                                      policy.search)
     policy.nodes += found_nodes
     policy.hits += hit
     kept = 0
@@ -604,6 +717,7 @@ def slack_plain_run(submit, runtime, estimate, size, capacity, constants):
     policy.hits = 0
     policy.wake_at = -np.inf
     policy.plan = np.full(n, np.nan)
+    policy.search = new_search_scratch()
     loop.run(policy, eng)
     return (loop.outcome(eng), policy.fair, policy.full_slack, policy.calls, policy.nodes,
             policy.hits)
