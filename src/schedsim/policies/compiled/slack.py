@@ -457,18 +457,11 @@ def _better(goal_g1, u, ou, su, best_u, best_ou, best_su):
     return su < best_su
 
 
-@kernel
-def bounds_at(now, submitted, fair, full_slack, slack_minimal):
-    """Every job's latest start at ``now`` (``SlackSelector.bound``: eq. 5 and 7, the same
-    operations): submit + F_part (FST - submit); F_part 1 when FST is the submission."""
-    out = np.empty(len(submitted), np.float64)
-    _bounds_into(out, now, submitted, fair, full_slack, slack_minimal)
-    return out
-
-
 @kernel(_nrt=False)
 def _bounds_into(out, now, submitted, fair, full_slack, slack_minimal):
-    """:func:`bounds_at` into ``out``."""
+    """Every job's latest start at ``now``, into ``out`` (``SlackSelector.bound``: eq. 5
+    and 7, the same operations): submit + F_part (FST - submit); F_part 1 when FST is the
+    submission."""
     for p in range(len(submitted)):
         t_wait = fair[p] - submitted[p]
         if t_wait <= 0:
