@@ -366,10 +366,9 @@ def _nontype_by_slack(policy, eng, c, left, free, candidates, chosen, times, fre
     sizes, spans = scratch.sizes[:m], scratch.spans[:m]
     submitted, fair, full_slack = scratch.submitted[:m], scratch.fair[:m], scratch.full_slack[:m]
     for p in range(window):
-        submitted[p] = fair[p] = full_slack[p] = 0.0
-    for p in range(window):
         sizes[p] = eng.size[candidates[p]]
         spans[p] = _span(eng, candidates[p], left)
+        submitted[p] = fair[p] = full_slack[p] = 0.0
     gather_into(sizes, window, eng.size, waiting)
     gather_into(spans, window, eng.estimate, waiting)
     gather_into(submitted, window, policy.submitted, waiting)
