@@ -19,7 +19,7 @@ from numba.core.caching import IndexDataCacheFile
 
 import schedsim
 from schedsim.kernel import cache
-from schedsim.kernel.cache import LOCK_FILE, code_version
+from schedsim.kernel.version import LOCK_FILE, code_version
 from schedsim.policies.profile import Profile
 
 SOURCE = Path(schedsim.__file__).resolve().parents[1]  # the package under test, for children

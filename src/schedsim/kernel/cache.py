@@ -7,8 +7,9 @@ another module, or a policy's decision function compiled into the shared event l
 would leave the old machine code in use (numba issue 1833). Here the cache of every
 compiled function of the package lives in a directory named after the *code version*
 of the compiled code: a hash of every module that defines compiled functions and of
-every package module those import. An edit of any of them gives a new directory, so
-nothing compiled from the old code is ever loaded; a fresh clone fills its cache once.
+every package module those import (``schedsim.kernel.version``, which computes it
+without importing numba). An edit of any of them gives a new directory, so nothing
+compiled from the old code is ever loaded; a fresh clone fills its cache once.
 
 The modules that define compiled functions are found by what they import (this module),
 so a new compiled module needs nothing registered by hand. The cache lives in the
@@ -27,7 +28,7 @@ differ only in array layout or record type have the same machine-level ABI, so l
 that would run the wrong code silently. Every save into a directory of this module
 (every cache file numba makes there: the kernels and the ``overload`` functions with
 ``cache`` in their ``jit_options``) therefore holds the directory's exclusive lock
-(``fcntl.flock`` on its :data:`LOCK_FILE`) from reading the index to writing it, and
+(``fcntl.flock`` on its ``version.LOCK_FILE``) from reading the index to writing it, and
 writes the data file before the index entry that names it. Readers take no lock: both
 files are replaced whole (numba writes a temporary file and renames it), an index names
 only data files written before it, and a number, once in the index, is never given to
@@ -38,39 +39,33 @@ Saves into other directories (numba code outside the package) are numba's, uncha
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import functools
-import hashlib
 import itertools
-import os
-import re
-import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from numba import njit
 from numba.core import caching
 
-from schedsim.sources import PACKAGE_DIR, module_path
+from schedsim.kernel import version
+from schedsim.kernel.version import PACKAGE_DIR, code_version, saving_lock
 
 # numba's cache implementation class (``CacheImpl``; ``_CacheImpl`` before 0.63)
 _CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
-
-MARKER = "schedsim.kernel.cache"  # a module importing this defines compiled functions
-_IMPORT = re.compile(r"^\s*(?:from\s+(schedsim(?:\.\w+)*)\s+import\s+([^#\n]+)"
-                     r"|import\s+(schedsim(?:\.\w+)*))", re.MULTILINE)
-
-
-LOCK_FILE = "saving.lock"
-"""The file of a cache directory whose ``flock`` a save holds."""
 
 _LOCKED_DIRECTORIES: set[str] = set()  # what cache_dir() gave numba in this process
 
 KERNELS: list[Any] = []
 """Every compiled function of the package, in the order they were declared."""
+
+
+@functools.cache
+def cache_dir() -> Path:
+    """The directory of this code version's compiled functions (``version.cache_dir``),
+    whose saves in this process hold its lock."""
+    path = version.cache_dir()
+    _LOCKED_DIRECTORIES.add(str(path))
+    return path
 
 
 def kernel(*args: Any, **options: Any) -> Any:
@@ -108,79 +103,6 @@ def load_cached_kernels() -> int:
     return loaded
 
 
-def _imports(text: str) -> set[str]:
-    """``schedsim`` modules a source text imports (anywhere in it; a name imported
-    from a package may be a module)."""
-    found: set[str] = set()
-    for match in _IMPORT.finditer(text):
-        package, names, plain = match.groups()
-        if plain:
-            found.add(plain)
-            continue
-        found.add(package)
-        for name in names.replace("(", " ").replace(")", " ").split(","):
-            name = name.split(" as ")[0].strip()
-            if name.isidentifier():
-                found.add(f"{package}.{name}")
-    return found
-
-
-def compiled_code_files() -> list[Path]:
-    """The files of every module that defines compiled functions and of every package
-    module they import, transitively (packages' ``__init__`` files included)."""
-    texts = {path: path.read_text(encoding="utf-8") for path in PACKAGE_DIR.rglob("*.py")}
-    todo = [path for path, text in texts.items() if MARKER in text]
-    seen: set[Path] = set()
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        for module in _imports(texts.get(path) or path.read_text(encoding="utf-8")):
-            found = module_path(PACKAGE_DIR, module)
-            if found is not None and found not in seen:
-                todo.append(found)
-    return sorted(seen)
-
-
-@functools.cache
-def code_version() -> str:
-    """A hash of the text of :func:`compiled_code_files` and of the numba and Python
-    versions (numba's own index also checks the latter)."""
-    import numba
-
-    digest = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
-    for path in compiled_code_files():
-        digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
-
-
-def _roots() -> list[Path]:
-    given = os.environ.get("SCHEDSIM_CACHE_DIR")
-    if given:
-        return [Path(given)]
-    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "schedsim"
-    return [PACKAGE_DIR / "__pycache__" / "compiled", user]
-
-
-@functools.cache
-def cache_dir() -> Path:
-    """The directory of this code version's compiled functions (created, writable)."""
-    failures = []
-    for root in _roots():
-        path = root / code_version()
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-            tempfile.TemporaryFile(dir=path).close()
-        except OSError as err:
-            failures.append(f"{path}: {err.strerror or err}")
-            continue
-        _LOCKED_DIRECTORIES.add(str(path))
-        return path
-    raise OSError("no writable directory for compiled code: " + "; ".join(failures))
-
-
 class _CodeVersionLocator(caching._CacheLocator):
     """numba's cache locator for the package's functions: :func:`cache_dir`, with the
     code version as the source stamp and the module path in the file names."""
@@ -208,18 +130,6 @@ class _CodeVersionLocator(caching._CacheLocator):
 
 if _CodeVersionLocator not in _CACHE_IMPL._locator_classes:
     _CACHE_IMPL._locator_classes.insert(0, _CodeVersionLocator)
-
-
-@contextlib.contextmanager
-def saving_lock(directory: str | Path) -> Iterator[None]:
-    """Hold the exclusive lock of a cache directory, waiting while another process (or
-    another open of the lock file) holds it."""
-    descriptor = os.open(os.path.join(directory, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o666)
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(descriptor)  # releases the lock
 
 
 _NUMBA_SAVE = getattr(caching.IndexDataCacheFile.save, "__wrapped__",
