@@ -11,7 +11,10 @@
    memory per job above that of a 100-job run (the start-up: Python, numpy, numba and
    the cached kernels), and the growth of time per 10x jobs; with ``--against REV`` the
    same for git revision REV (a temporary worktree), run by run interleaved with the
-   working tree's, so that both are measured in one sitting.
+   working tree's, so that both are measured in one sitting. The working tree runs twice:
+   on its JIT-compiled kernels (a cache directory of its own, without the ahead-of-time
+   library) and on the library `schedsim compile` builds (another cache directory), which
+   `schedsim simulate` uses for these runs without loading numba (schedsim.kernel.ahead).
 3. With ``--phases``, where the largest of those runs spends its time (a profile of the
    command in its own process): start-up and imports, reading the bytes, the compiled
    scan, cleaning, the simulation, the metrics, formatting and writing the schedule.
@@ -36,6 +39,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 
 from bench_core import REPO, worktree
@@ -44,10 +48,26 @@ POLICIES = ("fcfs", "easy", "conservative")
 START_UP_JOBS = 100  # a run this small costs what starting costs
 
 
-def timed(command: list[str], src: Path | None = None) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one run of ``command`` (with ``src`` first on the
-    import path when given)."""
-    env = None if src is None else dict(os.environ, PYTHONPATH=str(src))
+@dataclass(frozen=True)
+class Code:
+    """The code a run uses: a tree's ``src`` (None: the installed package) and the
+    compiled-code cache directory (None: the user's)."""
+
+    src: Path | None = None
+    cache: Path | None = None
+
+    def env(self) -> dict[str, str] | None:
+        if self.src is None and self.cache is None:
+            return None
+        extra = {"PYTHONPATH": str(self.src)} if self.src is not None else {}
+        if self.cache is not None:
+            extra["SCHEDSIM_CACHE_DIR"] = str(self.cache)
+        return dict(os.environ, **extra)
+
+
+def timed(command: list[str], code: Code | None = None) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of one run of ``command`` with ``code``."""
+    env = None if code is None else code.env()
     began = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(child.pid, 0)
@@ -87,8 +107,7 @@ def interleaved(cases: dict[str, Callable[[Path], list[str]]], revision: str | N
                        for index, name in enumerate(trees)}
             for round_ in range(repeat + 1):  # round 0 fills the caches
                 for name, src in trees.items():
-                    os.environ["SCHEDSIM_CACHE_DIR"] = str(caches[name])
-                    wall, _ = timed(command(outputs[name]), src)
+                    wall, _ = timed(command(outputs[name]), Code(src, caches[name]))
                     if round_:
                         fastest[name] = min(fastest.get(name, wall), wall)
             same = len({same_output(path) for path in outputs.values()}) == 1
@@ -107,7 +126,8 @@ def schedsim(*args: str) -> list[str]:
     return [sys.executable, "-m", "schedsim.cli", *args]
 
 
-def trace_part(trace: Path, lean: Path | None, repeat: int, tmp: Path) -> None:
+def trace_part(trace: Path, lean: Path | None, repeat: int, tmp: Path,
+               codes: dict[str, Code]) -> None:
     plain = tmp / "hpc2n.swf"
     with gzip.open(trace, "rb") if trace.suffix == ".gz" else open(trace, "rb") as src, \
             open(plain, "wb") as dst:
@@ -128,9 +148,12 @@ def trace_part(trace: Path, lean: Path | None, repeat: int, tmp: Path) -> None:
     else:
         print(f"(no lean loop: {lean or 'none given'}; run with --lean PATH for the yardstick)\n")
     for policy in POLICIES:
-        wall, rss = best(schedsim("simulate", str(plain), "--policy", policy, "--estimates",
-                                  "exact", "--out", str(tmp / "out.swf")), repeat)
-        rows.append((f"schedsim simulate --policy {policy}", wall, rss))
+        for name, code in codes.items():
+            command = schedsim("simulate", str(plain), "--policy", policy, "--estimates",
+                               "exact", "--out", str(tmp / "out.swf"))
+            timed(command, code)  # a first run may compile: not counted
+            wall, rss = min(timed(command, code) for _ in range(repeat))
+            rows.append((f"schedsim simulate --policy {policy} ({name})", wall, rss))
     for name, wall, rss in rows:
         ratio = f"{wall / lean_easy:.2f}" if lean_easy else "-"
         print(f"| {name} | {wall:.2f} | {rss:.0f} | {ratio} |")
@@ -143,9 +166,9 @@ def generate(jobs: int, tmp: Path) -> Path:
     return workload
 
 
-def scaling_part(sizes: list[int], repeat: int, tmp: Path, trees: dict[str, Path]) -> None:
-    """EASY on lublin99 files of ``sizes`` jobs with the code of each tree (name -> its
-    ``src``), runs of the trees interleaved."""
+def scaling_part(sizes: list[int], repeat: int, tmp: Path, trees: dict[str, Code]) -> None:
+    """EASY on lublin99 files of ``sizes`` jobs with each code (name -> code), runs of the
+    codes interleaved."""
     print(f"\n## EASY on lublin99 workloads (seed 1), best of {repeat}\n")
     print("| jobs | code | wall s | peak RSS MB | bytes/job above start-up | "
           "time x per 10x jobs |")
@@ -155,14 +178,14 @@ def scaling_part(sizes: list[int], repeat: int, tmp: Path, trees: dict[str, Path
     for jobs in [START_UP_JOBS, *sizes]:
         workload = generate(jobs, tmp)
         if jobs == START_UP_JOBS:  # a tree's first run may compile its kernels: not timed
-            for src in trees.values():
+            for code in trees.values():
                 timed(schedsim("simulate", str(workload), "--policy", "easy", "--out",
-                               str(tmp / "out.swf")), src)
+                               str(tmp / "out.swf")), code)
         runs: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
         for _ in range(repeat):
-            for name, src in trees.items():
+            for name, code in trees.items():
                 runs[name].append(timed(schedsim("simulate", str(workload), "--policy",
-                                                 "easy", "--out", str(tmp / "out.swf")), src))
+                                                 "easy", "--out", str(tmp / "out.swf")), code))
         for name, measured in runs.items():
             wall, rss = min(w for w, _ in measured), max(r for _, r in measured)
             floor.setdefault(name, rss)
@@ -233,13 +256,17 @@ def main() -> int:
     args = parser.parse_args()
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        ahead = Code(REPO / "src", tmp / "cache-ahead")
+        subprocess.run(schedsim("compile"), env=ahead.env(), check=True,
+                       stdout=subprocess.DEVNULL)
+        trees = {"working tree, JIT": Code(REPO / "src", tmp / "cache-jit"),
+                 "working tree, ahead-of-time": ahead}
         if args.trace is not None:
-            trace_part(args.trace, args.lean, args.repeat, tmp)
+            trace_part(args.trace, args.lean, args.repeat, tmp, trees)
         else:
             print("(no --trace: the HPC2N part is skipped)")
-        trees = {"working tree": REPO / "src"}
         if args.against is not None:
-            trees[args.against] = stack.enter_context(worktree(args.against)) / "src"
+            trees[args.against] = Code(stack.enter_context(worktree(args.against)) / "src")
         if args.sizes:
             scaling_part(args.sizes, args.repeat, tmp, trees)
         if args.phases and args.sizes:

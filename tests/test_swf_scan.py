@@ -18,7 +18,8 @@ from test_fuzz import workload_files
 from schedsim.errors import InputError
 from schedsim.inputs import read_input
 from schedsim.workloads import swf, swf_scan
-from schedsim.workloads.swf_scan import NarrowColumns, scan_block
+from schedsim.workloads.swf_kernels import scan_block
+from schedsim.workloads.swf_scan import NarrowColumns
 
 TOKENS = st.one_of(
     st.integers(-1, 10**6).map(str),

@@ -30,6 +30,7 @@ from schedsim.atomic import (
 from schedsim.engine import Schedule, SimulationError, simulate
 from schedsim.errors import InputError
 from schedsim.inputs import check_input
+from schedsim.kernel import ahead
 from schedsim.machine import Machine
 from schedsim.machineopts import (
     add_machine_options,
@@ -51,7 +52,7 @@ from schedsim.schedule_file import allocation_notes, job_rows, schedule_header
 from schedsim.workloads.base import MAX_JOBS, SEED_RANGE, all_models, get_model
 from schedsim.workloads.batsim import convert_text, jobs_csv_text, schedule_runs
 from schedsim.workloads.columns import swf_lines
-from schedsim.workloads.load import Workload, load_workload
+from schedsim.workloads.load import CWF_NAMES, Workload, load_workload
 
 
 class _Parser(argparse.ArgumentParser):
@@ -123,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="machine size (default: the file's MaxProcs header)")
     plot.add_argument("--title", default="", help="title (default: the file name)")
 
+    sub.add_parser("compile", help="build the ahead-of-time library that `simulate` runs "
+                   "FCFS, EASY and conservative on SWF files with (without loading numba)")
     sub.add_parser("policies", help="list policies and their parameters")
     sub.add_parser("models", help="list workload models and their parameters")
     return parser
@@ -161,8 +164,32 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    if ahead.available():
+        ahead.use()
+        if _whole_run_ahead(args):  # numba is never loaded: nothing to compile
+            return _simulate(args)
     with compile_notice("schedsim simulate"):
         return _simulate(args)
+
+
+def _whole_run_ahead(args: argparse.Namespace) -> bool:
+    """Whether the ahead-of-time library holds every compiled function of the run: FCFS,
+    EASY or conservative with their default settings on an SWF file, on one partition
+    of equal processors without a load model, no Batsim jobs.csv asked for."""
+    return (args.policy in ahead.POLICIES and not args.param and not args.jobs_csv
+            and not args.workload.endswith((*CWF_NAMES, ".json"))
+            and machine_choice(args).plain)
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    if ahead.available():
+        print(f"schedsim compile: {ahead.library_path()} is this version's library; "
+              "nothing to do")
+        return 0
+    print("schedsim compile: compiling the ahead-of-time library (once after installing or "
+          "changing schedsim; about half a minute)", file=sys.stderr, flush=True)
+    print(f"schedsim compile: wrote {ahead.build()}")
+    return 0
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -326,7 +353,7 @@ def _print_params(specs: Sequence[Any]) -> None:
 
 
 _COMMANDS = {"generate": cmd_generate, "simulate": cmd_simulate, "convert": cmd_convert,
-             "plot": cmd_plot,
+             "plot": cmd_plot, "compile": cmd_compile,
              "policies": cmd_policies, "models": cmd_models}
 
 

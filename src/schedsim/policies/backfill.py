@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,6 +36,9 @@ from schedsim.policies.base import QueuePolicy
 from schedsim.policies.profile import Profile
 from schedsim.policies.registry import register_policy, setting
 from schedsim.schedule import Schedule
+
+if TYPE_CHECKING:  # reached by name (ahead.functions: no numba where the library runs);
+    from schedsim.policies.compiled import backfill  # noqa: F401  here for code versions
 
 
 def shadow_and_extra(
@@ -107,14 +111,15 @@ class FCFS(QueuePolicy[CompiledSettings]):
                 in_workload_order(cols.size, cols))
 
     def _run(self, cols: Columns) -> Outcome:
-        from schedsim.policies.compiled import backfill
+        from schedsim.kernel import ahead
 
+        compiled = ahead.functions("schedsim.policies.compiled.backfill")
         capacity = self.machine.partitions[0]
         if _COMPILED[type(self)] == "conservative":
-            found = backfill.conservative_run(cols.submit, cols.runtime, cols.estimate,
+            found = compiled.conservative_run(cols.submit, cols.runtime, cols.estimate,
                                               cols.size, capacity)
         else:
-            found = backfill.fcfs_easy_run(cols.submit, cols.runtime, cols.estimate,
+            found = compiled.fcfs_easy_run(cols.submit, cols.runtime, cols.estimate,
                                            cols.size, capacity, type(self) is EASY)
         return Outcome.of(found)
 

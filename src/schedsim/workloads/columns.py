@@ -132,7 +132,8 @@ def swf_lines(rows: SwfColumns, start: np.ndarray, end: np.ndarray, procs: np.nd
 def formatted_rows(values: np.ndarray) -> bytes:
     """Lines of ``swf.format_number`` of every value (rows x fields, space-separated):
     integers below 2^63 in compiled code, the other values one by one."""
-    from schedsim.workloads.swf_scan import format_rows
+    from schedsim.kernel import ahead
+    from schedsim.workloads.swf_scan import KERNELS
 
     values = np.ascontiguousarray(values, np.float64)
     integers = (values == np.floor(values)) & (np.abs(values) < _INT64_LIMIT)
@@ -140,7 +141,7 @@ def formatted_rows(values: np.ndarray) -> bytes:
     texts = [format_number(value) for value in values.ravel()[given].tolist()]
     ends = np.cumsum([len(text) for text in texts], dtype=np.int64)
     text = np.frombuffer("".join(texts).encode("ascii"), np.uint8)
-    return format_rows(values, given, text, ends).tobytes()
+    return ahead.functions(KERNELS).format_rows(values, given, text, ends).tobytes()
 
 
 _INT64_LIMIT = 2.0**63
