@@ -132,8 +132,10 @@ def trace_part(trace: Path, lean: Path | None, repeat: int, tmp: Path,
     with gzip.open(trace, "rb") if trace.suffix == ".gz" else open(trace, "rb") as src, \
             open(plain, "wb") as dst:
         shutil.copyfileobj(src, dst)
-    procs = next(line.split(":")[1].split()[0] for line in plain.read_text().splitlines()
-                 if line.lstrip("; ").startswith("MaxProcs"))
+    with open(plain) as text:  # the header line only: a child's peak RSS counts this
+        # process's at its start (Linux keeps the larger), so it must not hold the file
+        procs = next(line.split(":")[1].split()[0] for line in text
+                     if line.lstrip("; ").startswith("MaxProcs"))
     print(f"## {trace.name} ({procs} processors, exact estimates), best of {repeat}\n")
     print("| command | wall s | peak RSS MB | x lean EASY |")
     print("|---|---:|---:|---:|")

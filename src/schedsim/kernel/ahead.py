@@ -224,7 +224,10 @@ def _compile_into(directory: str) -> None:
 
     compiler = CC(LIBRARY)
     compiler.output_dir = directory
-    compiler.target_cpu = "host"  # the JIT's target: the same code generation
+    # pycc's default target: the architecture's generic CPU, not this machine's. A cache
+    # directory shared by machines of one architecture (a cluster's home directory) then
+    # serves them all; numba's JIT cache checks the CPU of each entry, this library could
+    # not. Neither uses fast-math, so the results are the same bit for bit.
     for entry in ENTRY_POINTS:
         dispatcher = getattr(importlib.import_module(entry.module), entry.name)
         types = tuple(argument.numba_type() for argument in entry.arguments)
