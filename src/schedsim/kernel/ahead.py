@@ -69,6 +69,13 @@ class Argument:
                 and value.ndim == self.ndim and value.flags.c_contiguous
                 and (self.read_only or value.flags.writeable))
 
+    def __str__(self) -> str:
+        name = np.dtype(self.dtype).name
+        if self.ndim == 0:
+            return name
+        return f"a C-contiguous {self.ndim}-d {name} array" + (
+            "" if self.read_only else ", writable")
+
     def numba_type(self) -> Any:
         from numba import types
         from numba.np.numpy_support import from_dtype
@@ -140,8 +147,11 @@ class _Checked:
                             f"the library's takes {len(arguments)}")
         for position, (value, argument) in enumerate(zip(values, arguments, strict=True)):
             if not argument.accepts(value):
-                got = (f"{value.dtype}, {value.ndim}-d" if isinstance(value, np.ndarray)
-                       else type(value).__name__)
+                got = type(value).__name__
+                if isinstance(value, np.ndarray):
+                    layout = "C-contiguous" if value.flags.c_contiguous else "strided"
+                    got = (f"a {layout} {value.ndim}-d {value.dtype} array"
+                           + ("" if value.flags.writeable else ", read-only"))
                 raise TypeError(f"{self.entry.name}: argument {position} is {got}; the "
                                 f"library's takes {argument}")
         return self.function(*values)
