@@ -1,7 +1,7 @@
-"""Points that run an earlier point's simulations: found in the plan, rows relabelled.
+"""Simulations an earlier point runs: found in the plan, their rows relabelled.
 
-A relabelled run file must be the file the simulations would have written, byte for
-byte (same rows, same schema, same metadata).
+A run file made partly or wholly from relabelled rows must be the file the simulations
+would have written, byte for byte (same rows, same schema, same metadata).
 """
 
 from __future__ import annotations
@@ -12,8 +12,14 @@ from pathlib import Path
 import pytest
 
 from schedsim.errors import InputError
+from schedsim.experiments import run
 from schedsim.experiments.cli import main
-from schedsim.experiments.reuse import equivalent_points, simulation_keys
+from schedsim.experiments.reuse import (
+    Reuse,
+    reusable_results,
+    simulation_keys,
+    simulation_sources,
+)
 from schedsim.experiments.spec import MachineSpec, PointSpec, to_json
 from schedsim.workloads.base import get_model
 
@@ -28,16 +34,17 @@ def _moldable(tmp_path: Path) -> dict[str, str]:
     return files
 
 
-def _hrf_point(files: dict[str, str], policy: str, alpha: float) -> PointSpec:
+def _hrf_point(files: dict[str, str], policy: str, alpha: float,
+               thresholds: tuple[float, ...] = (0.5, 1.0)) -> PointSpec:
     return PointSpec(family="hrf", target="HRF-F7", policy=policy, point=f"heavy_alpha{alpha}",
                      variant="heavy", variant_column="load",
                      labels={"mean_interarrival": 600.0}, machine=MachineSpec(32),
                      model="cirne01", seeds=(1, 2), workloads=files, params={"alpha": alpha},
-                     inner={"threshold": (0.5, 1.0)})
+                     inner={"threshold": thresholds})
 
 
-def _run(spec: PointSpec, out: Path, same_as: Path | None = None) -> bytes:
-    extra = ["--same-as", str(same_as)] if same_as else []
+def _run(spec: PointSpec, out: Path, *rows_from: Path) -> bytes:
+    extra = [arg for path in rows_from for arg in ("--rows-from", str(path))]
     assert main(["run-point", "--spec", to_json(spec), "--code-version", "c", *extra,
                  "--out", str(out)]) == 0
     return out.read_bytes()
@@ -48,10 +55,11 @@ def test_a_parameter_the_policy_does_not_read_gives_the_same_simulations(
     files = _moldable(tmp_path)
     fair = {f"p{a}": _hrf_point(files, "SbmFairFcfs", a) for a in (0.5, 0.8)}
     hrf = {f"h{a}": _hrf_point(files, "HRFFcfs", a) for a in (0.5, 0.8)}
-    assert equivalent_points({**fair, **hrf}) == {"p0.8": "p0.5"}  # HRF reads alpha
+    assert simulation_sources({**fair, **hrf}) == {"p0.8": Reuse(("p0.5",), simulates=False)}
     assert simulation_keys(replace(fair["p0.5"], chosen={"x": "c.json"})) is None
-    other_seeds = replace(fair["p0.8"], seeds=(2, 1))
-    assert equivalent_points({"a": fair["p0.5"], "b": other_seeds}) == {}
+    other_seeds = replace(fair["p0.8"], seeds=(2, 1))  # the same simulations, other rows
+    assert simulation_sources({"a": fair["p0.5"], "b": other_seeds}) == {
+        "b": Reuse(("a",), simulates=False)}
 
 
 def test_relabelled_rows_are_the_run_file_the_simulations_write(tmp_path: Path) -> None:
@@ -75,24 +83,55 @@ def test_relabelling_keeps_nan_columns_and_inner_values(tmp_path: Path) -> None:
                      inner={"goal": ("G1", "G2")})
     named = replace(base, target="SLACK-F11", point="w_lookahead20",
                     params={"lookahead": 20}, columns=(), labels={"aarr": 10.0, "panel": ""})
-    assert equivalent_points({"a": base, "b": named}) == {"b": "a"}
+    assert simulation_sources({"a": base, "b": named}) == {"b": Reuse(("a",), simulates=False)}
     _run(base, tmp_path / "base.parquet")
     assert _run(named, tmp_path / "relabelled.parquet", tmp_path / "base.parquet") \
         == _run(named, tmp_path / "simulated.parquet")
 
 
+def test_a_grid_that_crosses_another_simulates_only_the_rest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HRF-F7's alpha x threshold grid holds HRF-F5's threshold 0.9 and HRF-F6's alpha
+    1.0: each simulation runs in the first point that has it."""
+    files = _moldable(tmp_path)
+    f5 = replace(_hrf_point(files, "HRFFcfs", 0.5), target="HRF-F5", inner={},
+                 point="heavy_alpha0.5_threshold0.9", params={"alpha": 0.5, "threshold": 0.9})
+    f6 = replace(_hrf_point(files, "HRFFcfs", 1.0, (0.4, 0.9)), target="HRF-F6", point="f6")
+    f7 = {a: _hrf_point(files, "HRFFcfs", a, (0.4, 0.5, 0.9)) for a in (0.5, 1.0)}
+    plan = {"f5": f5, "f6": f6, "f7a": f7[0.5], "f7b": f7[1.0]}
+    assert simulation_sources(plan) == {"f7a": Reuse(("f5",), simulates=True),
+                                        "f7b": Reuse(("f6",), simulates=True)}
+    _run(f5, tmp_path / "f5.parquet")
+    _run(f6, tmp_path / "f6.parquet")
+    ran: list[dict] = []
+    simulate_once = run.simulate_once
+    monkeypatch.setattr(run, "simulate_once",
+                        lambda *args: ran.append(args[3]) or simulate_once(*args))
+    for alpha, source, left in ((0.5, "f5", [0.4, 0.5]), (1.0, "f6", [0.5])):
+        simulated = _run(f7[alpha], tmp_path / "simulated.parquet")
+        ran.clear()
+        reused = _run(f7[alpha], tmp_path / "reused.parquet", tmp_path / f"{source}.parquet")
+        assert reused == simulated
+        assert [params["threshold"] for params in ran] == left * 2  # two seeds
+    found = reusable_results(f7[1.0], [tmp_path / "f6.parquet"])
+    assert len(found) == 4  # thresholds 0.4 and 0.9, two seeds: 0.5 is left to run
+
+
 def test_a_run_file_of_other_simulations_is_refused(tmp_path: Path) -> None:
     files = _moldable(tmp_path)
     _run(_hrf_point(files, "HRFFcfs", 0.5), tmp_path / "source.parquet")
-    with pytest.raises(InputError, match="does not run the simulations"):
-        from schedsim.experiments.reuse import rows_from_equivalent
+    with pytest.raises(InputError, match="runs none of the simulations"):
+        reusable_results(_hrf_point(files, "HRFFcfs", 0.8), [tmp_path / "source.parquet"])
 
-        rows_from_equivalent(_hrf_point(files, "HRFFcfs", 0.8), tmp_path / "source.parquet")
+
+def test_a_point_that_is_always_simulated_is_refused(tmp_path: Path) -> None:
+    files = _moldable(tmp_path)
+    point = replace(_hrf_point(files, "SbmFairFcfs", 0.8), chosen={"alpha": "c.json"})
+    with pytest.raises(InputError, match="always simulated"):
+        reusable_results(point, [tmp_path / "source.parquet"])
 
 
 def test_a_missing_run_file_is_named(tmp_path: Path) -> None:
-    from schedsim.experiments.reuse import rows_from_equivalent
-
     point = _hrf_point(_moldable(tmp_path), "SbmFairFcfs", 0.8)
     with pytest.raises(InputError, match="no such run file"):
-        rows_from_equivalent(point, tmp_path / "absent.parquet")
+        reusable_results(point, [tmp_path / "absent.parquet"])

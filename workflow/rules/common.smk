@@ -182,15 +182,18 @@ def point_entry(wildcards):
 
 def point_inputs(wildcards):
     """Workload files (or the trace) of a point, the chosen-parameter files it reads, and
-    the run file of an earlier point that runs the same simulations (experiments.reuse)."""
+    the run files of earlier points that run some of its simulations (experiments.reuse);
+    a point that runs none itself needs only those."""
     point = point_entry(wildcards)
-    same = PLAN.same_as.get(point.run_path)
-    return [same] if same else point.inputs
+    reuse = PLAN.reuse.get(point.run_path)
+    if reuse is None:
+        return point.inputs
+    return [*point.inputs, *reuse.sources] if reuse.simulates else list(reuse.sources)
 
 
-def point_same_as(wildcards):
-    same = PLAN.same_as.get(point_entry(wildcards).run_path)
-    return f"--same-as {same}" if same else ""
+def point_rows_from(wildcards):
+    reuse = PLAN.reuse.get(point_entry(wildcards).run_path)
+    return " ".join(f"--rows-from {source}" for source in reuse.sources) if reuse else ""
 
 
 def point_code(wildcards):

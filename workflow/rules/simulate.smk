@@ -1,7 +1,8 @@
 # One job per (target, policy, sweep point): every seed of the point (and every
 # value of the target's `inner` parameters) runs inside, one row per simulation.
-# A point whose simulations an earlier point already runs (a parameter its policy
-# does not read, a default value under another name) relabels that point's rows.
+# A simulation an earlier point already runs (a parameter its policy does not read, a
+# default value under another name, a grid crossing another's) is not run again: the
+# point relabels that point's rows and simulates only the rest.
 # A point that takes a parameter chosen by another target reads that target's
 # results/chosen/<target>.json (an input, so the choice runs first).
 
@@ -23,9 +24,9 @@ rule simulate:
     params:
         spec=point_spec,
         code=point_code,
-        same_as=point_same_as,
+        rows_from=point_rows_from,
         plugins=point_plugins,
     shell:
         "python -m schedsim.experiments run-point --spec {params.spec:q}"
-        " --code-version {params.code} {params.same_as} {params.plugins} --out {output}"
+        " --code-version {params.code} {params.rows_from} {params.plugins} --out {output}"
         " > {log} 2>&1"

@@ -5,7 +5,7 @@ Subcommands:
 * ``plan``       list the workloads, points and targets a config defines (and check them);
 * ``generate``   every seed file of one workload variant (a batch), in one process;
 * ``run-point``  run one point (all seeds inside) -> parquet, one row per simulation
-  (``--same-as``: relabel the rows of an equivalent point's run file instead);
+  (``--rows-from``: relabel the simulations earlier points' run files hold instead);
 * ``aggregate``  a target's inputs -> ``results/tables/<target>.csv`` (+ per-seed table);
 * ``choose``     a target's table -> ``results/chosen/<target>.json`` (its chosen parameter);
 * ``figure``     a target's table -> PNG and PDF;

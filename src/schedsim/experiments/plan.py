@@ -28,7 +28,7 @@ from schedsim.experiments.kinds import (
     check_policies,
     chosen_path,
 )
-from schedsim.experiments.reuse import equivalent_points
+from schedsim.experiments.reuse import Reuse, simulation_sources
 from schedsim.experiments.spec import (
     RESULTS,
     SWEEP,
@@ -74,7 +74,7 @@ class Plan:
     unreachable: dict[str, str | None] = field(default_factory=dict)
     readings: dict[str, dict[str, Reading]] = field(default_factory=dict)
     shared: dict[str, str] = field(default_factory=dict)  # point content -> its run file
-    same_as: dict[str, str] = field(default_factory=dict)  # run file -> equivalent one's
+    reuse: dict[str, Reuse] = field(default_factory=dict)  # run file -> rows it reuses
     plugins: dict[str, str] = field(default_factory=dict)  # policy of one's own -> reference
 
     @property
@@ -204,7 +204,7 @@ def build_plan(config: Mapping[str, Any], base: str | Path | None = None) -> Pla
         enabled = ", ".join(enabled_families(config)) or "none"
         raise InputError(f"no target is enabled (families enabled: {enabled}): enable a "
                          "family (e.g. hrf: {enabled: true}) with at least one target")
-    plan.same_as = equivalent_points(plan.points)
+    plan.reuse = simulation_sources(plan.points)
     return plan
 
 

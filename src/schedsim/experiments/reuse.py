@@ -1,14 +1,16 @@
-"""Points that run the same simulations as an earlier point, and their rows made from it.
+"""Simulations an earlier point already runs, and the rows made from its run file.
 
 A sweep may give a policy a parameter it does not read (the HRF grid's ``alpha`` for the
-fair-share and greedy schemes, docs/deviations-hrf.md), or two targets may run the same
+fair-share and greedy schemes, docs/deviations-hrf.md), two targets may run the same
 setting under different names (a lookahead sweep's default value and the comparison
-that uses the default). Such a point's simulations are those of an earlier point, seed
-for seed and value for value: same family, policy, machine, workload files, seeds and
-resolved policy settings. The plan records the earlier point's run file
-(``Plan.same_as``); the point's job then reads it and relabels its rows instead of
-simulating again. The run file is the one the simulations would have written, byte for
-byte (tests/test_reuse.py).
+that uses the default), or one target's grid may cross another's (HRF-F7's thresholds
+at alpha 1.0 are HRF-F6's points, its threshold 0.9 HRF-F5's). A simulation is decided
+by the family, policy, machine, workload file, seed and resolved policy settings
+(:func:`simulation_keys`); each one runs in the first point (in plan order) that has it.
+The plan records, for every later point that has some, the run files of the points that
+run them (``Plan.reuse``); the point's job reads their rows, relabels them, and
+simulates only the rest. Its run file is the one that simulating everything would have
+written, byte for byte (tests/test_reuse.py).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Iterator, Mapping
-from dataclasses import asdict
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,19 +49,28 @@ def simulation_keys(point: PointSpec) -> tuple[SimulationKey, ...] | None:
                  for seed in point.seeds for combo_settings in settings)
 
 
-def equivalent_points(points: Mapping[str, PointSpec]) -> dict[str, str]:
-    """Run file -> the run file of the first point (in plan order) that runs the same
-    simulations, for every point that has one."""
-    first: dict[tuple[SimulationKey, ...], str] = {}
-    same_as = {}
+@dataclass(frozen=True)
+class Reuse:
+    """Where a point's rows come from besides its own simulations."""
+
+    sources: tuple[str, ...]  # run files of earlier points, in the order first needed
+    simulates: bool  # the point still runs some of its simulations itself
+
+
+def simulation_sources(points: Mapping[str, PointSpec]) -> dict[str, Reuse]:
+    """Run file -> the run files of earlier points (in plan order) that run some of its
+    simulations, for every point that has such simulations."""
+    runs_in: dict[SimulationKey, str] = {}
+    reuse = {}
     for path, point in points.items():
         keys = simulation_keys(point)
         if keys is None or point.batches:
             continue
-        source = first.setdefault(keys, path)
-        if source != path:
-            same_as[path] = source
-    return same_as
+        owners = [runs_in.setdefault(key, path) for key in keys]
+        sources = tuple(dict.fromkeys(owner for owner in owners if owner != path))
+        if sources:
+            reuse[path] = Reuse(sources, simulates=path in owners)
+    return reuse
 
 
 def _simulations(point: PointSpec) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -77,32 +88,43 @@ def row_header(point: PointSpec, seed: int, swept: Mapping[str, Any]) -> dict[st
             "seed": int(seed)}
 
 
-def rows_from_equivalent(point: PointSpec, path: str | Path) -> list[dict[str, Any]]:
-    """The point's rows, made from the run file of an equivalent point (its results
-    under this point's header). Raises InputError when the file's point does not run
-    the same simulations, or its rows do not keep results apart from the header."""
+def reusable_results(point: PointSpec,
+                     paths: Sequence[str | Path]) -> dict[SimulationKey, dict[str, Any]]:
+    """The results (a row without its header) of the point's simulations that the run
+    files of earlier points hold. Raises InputError for a point whose simulations are
+    not reused (chosen parameters, batch means), a missing file, or a file that holds
+    none of the point's simulations or whose rows do not keep results apart from the
+    header."""
     import pyarrow.parquet as pq
 
-    if not Path(path).is_file():
-        raise InputError(f"{path}: no such run file (--same-as names the run file of an "
-                         "equivalent point, made first)")
-    table = pq.read_table(path)
-    metadata = table.schema.metadata or {}
-    source = point_from_json(json.loads(metadata[b"schedsim.spec"].decode()))
-    if source.batches or point.batches:
-        raise InputError(f"{path}: batch-means points are not reused")
     keys = simulation_keys(point)
-    if keys is None or simulation_keys(source) != keys:
-        raise InputError(f"{path}: point {source.target}/{source.point} does not run the "
-                         f"simulations of {point.target}/{point.point}")
-    rows = []
-    for stored, (seed, swept), (_, source_swept) in zip(
-            table.to_pylist(), _simulations(point), _simulations(source), strict=True):
-        source_header = row_header(source, seed, source_swept)
-        _check_header(path, stored, source_header)
-        results = {key: value for key, value in stored.items() if key not in source_header}
-        rows.append({**row_header(point, seed, swept), **results})
-    return rows
+    if keys is None or point.batches:
+        raise InputError(f"{point.target}/{point.point}: a point with chosen parameters or "
+                         "batch means is always simulated (no --rows-from)")
+    wanted = set(keys)
+    found: dict[SimulationKey, dict[str, Any]] = {}
+    for path in paths:
+        if not Path(path).is_file():
+            raise InputError(f"{path}: no such run file (--rows-from names the run file of an "
+                             "earlier point, made first)")
+        table = pq.read_table(path)
+        spec_json = (table.schema.metadata or {}).get(b"schedsim.spec")
+        if spec_json is None:
+            raise InputError(f"{path}: not a run file (no schedsim.spec in its metadata)")
+        source = point_from_json(json.loads(spec_json.decode()))
+        source_keys = simulation_keys(source)
+        held = [] if source_keys is None or source.batches else [
+            (stored, seed, swept, key) for stored, (seed, swept), key in zip(
+                table.to_pylist(), _simulations(source), source_keys, strict=True)
+            if key in wanted]
+        if not held:
+            raise InputError(f"{path}: point {source.target}/{source.point} runs none of the "
+                             f"simulations of {point.target}/{point.point}")
+        for stored, seed, swept, key in held:
+            header = row_header(source, seed, swept)
+            _check_header(path, stored, header)
+            found.setdefault(key, {k: v for k, v in stored.items() if k not in header})
+    return found
 
 
 def _check_header(path: str | Path, stored: Mapping[str, Any],

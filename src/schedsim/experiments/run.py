@@ -18,12 +18,15 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schedsim.errors import InputError
 from schedsim.experiments.measure import MEASURE, Measure, SeedWorkload, find_measure
 from schedsim.experiments.spec import MachineSpec, PointSpec
 from schedsim.machine import Machine
+
+if TYPE_CHECKING:
+    from schedsim.experiments.reuse import SimulationKey
 
 
 def build_machine(spec: MachineSpec) -> Machine:
@@ -88,13 +91,16 @@ def trace_workloads(spec: PointSpec) -> dict[int, SeedWorkload]:
             for seed in spec.seeds}
 
 
-def point_workloads(spec: PointSpec) -> dict[int, SeedWorkload]:
-    """Seed -> the workload of that seed, for every seed of the point."""
+def point_workloads(spec: PointSpec, seeds: Sequence[int] | None = None
+                    ) -> dict[int, SeedWorkload]:
+    """Seed -> the workload of that seed, for ``seeds`` (default: every seed of the
+    point)."""
+    seeds = spec.seeds if seeds is None else seeds
     if spec.trace is not None:
-        workloads = trace_workloads(spec)
+        workloads = {seed: workload for seed, workload in trace_workloads(spec).items()
+                     if seed in seeds}
     else:
-        workloads = {seed: file_workload(spec, spec.workloads[str(seed)])
-                     for seed in spec.seeds}
+        workloads = {seed: file_workload(spec, spec.workloads[str(seed)]) for seed in seeds}
     machine = spec.machine
     if machine.execution and machine.load is None and not any(
             job.work is not None for workload in workloads.values() for job in workload.jobs):
@@ -153,24 +159,39 @@ def check_fit(spec: PointSpec, workload: SeedWorkload, machine: Machine) -> None
                                                    spec.machine.load is not None))
 
 
-def run_point(spec: PointSpec) -> list[dict[str, Any]]:
+def run_point(spec: PointSpec, reused: Mapping[SimulationKey, Mapping[str, Any]] | None = None
+              ) -> list[dict[str, Any]]:
     """All seeds (and inner parameter values) of one point: one row per simulation, or
-    with ``spec.batches`` one row per kept batch (its number as the ``seed``)."""
+    with ``spec.batches`` one row per kept batch (its number as the ``seed``).
+
+    A simulation whose key (``reuse.simulation_keys``) is in ``reused`` is not run: its
+    row is its results there under this point's header."""
     if spec.batches:
         return run_batched_point(spec)
-    from schedsim.experiments.reuse import row_header
+    from schedsim.experiments.reuse import row_header, simulation_keys
 
+    simulations = [(seed, combo) for seed in spec.seeds
+                   for combo in itertools.product(*spec.inner.values())]
+    keys = simulation_keys(spec) if reused else None
+    results = [reused.get(key) for key in keys] if reused and keys else [None] * len(simulations)
     chosen = read_chosen(spec.chosen)
     machine = build_machine(spec.machine)
     measure = find_measure(spec.measure)
-    rows = []
-    for seed, workload in point_workloads(spec).items():
+    to_run = dict.fromkeys(seed for (seed, _), found in zip(simulations, results, strict=True)
+                           if found is None)
+    workloads = point_workloads(spec, list(to_run)) if to_run else {}
+    for workload in workloads.values():
         check_fit(spec, workload, machine)
-        for combo in itertools.product(*spec.inner.values()):
-            swept = {**spec.params, **chosen, **dict(zip(spec.inner, combo, strict=True))}
-            metrics = simulate_once(workload, machine, spec.policy, {**spec.fixed, **swept},
-                                    load_model(spec.machine, seed), measure)
-            rows.append({**row_header(spec, seed, swept), **workload.info, **metrics})
+    rows = []
+    for (seed, combo), found in zip(simulations, results, strict=True):
+        swept = {**spec.params, **chosen, **dict(zip(spec.inner, combo, strict=True))}
+        if found is not None:
+            rows.append({**row_header(spec, seed, swept), **found})
+            continue
+        workload = workloads[seed]
+        metrics = simulate_once(workload, machine, spec.policy, {**spec.fixed, **swept},
+                                load_model(spec.machine, seed), measure)
+        rows.append({**row_header(spec, seed, swept), **workload.info, **metrics})
     return rows
 
 
