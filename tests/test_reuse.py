@@ -131,7 +131,10 @@ def test_a_point_that_is_always_simulated_is_refused(tmp_path: Path) -> None:
         reusable_results(point, [tmp_path / "source.parquet"])
 
 
-def test_a_missing_run_file_is_named(tmp_path: Path) -> None:
+def test_a_missing_run_file_or_another_file_is_named(tmp_path: Path) -> None:
     point = _hrf_point(_moldable(tmp_path), "SbmFairFcfs", 0.8)
     with pytest.raises(InputError, match="no such run file"):
         reusable_results(point, [tmp_path / "absent.parquet"])
+    (tmp_path / "table.csv").write_text("policy,AWT\nHRFFcfs,1.0\n")
+    with pytest.raises(InputError, match=r"table\.csv: not a run file"):
+        reusable_results(point, [tmp_path / "table.csv"])

@@ -95,11 +95,12 @@ def reusable_results(point: PointSpec,
     not reused (chosen parameters, batch means), a missing file, or a file that holds
     none of the point's simulations or whose rows do not keep results apart from the
     header."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     keys = simulation_keys(point)
     if keys is None or point.batches:
-        raise InputError(f"{point.target}/{point.point}: a point with chosen parameters or "
+        raise InputError(f"{_name(point)}: a point with chosen parameters or "
                          "batch means is always simulated (no --rows-from)")
     wanted = set(keys)
     found: dict[SimulationKey, dict[str, Any]] = {}
@@ -107,7 +108,11 @@ def reusable_results(point: PointSpec,
         if not Path(path).is_file():
             raise InputError(f"{path}: no such run file (--rows-from names the run file of an "
                              "earlier point, made first)")
-        table = pq.read_table(path)
+        try:
+            table = pq.read_table(path)
+        except pa.ArrowInvalid as err:
+            raise InputError(f"{path}: not a run file (a parquet file that run-point "
+                             f"wrote): {err}") from None
         spec_json = (table.schema.metadata or {}).get(b"schedsim.spec")
         if spec_json is None:
             raise InputError(f"{path}: not a run file (no schedsim.spec in its metadata)")
@@ -118,13 +123,17 @@ def reusable_results(point: PointSpec,
                 table.to_pylist(), _simulations(source), source_keys, strict=True)
             if key in wanted]
         if not held:
-            raise InputError(f"{path}: point {source.target}/{source.point} runs none of the "
-                             f"simulations of {point.target}/{point.point}")
+            raise InputError(f"{path}: point {_name(source)} runs none of the simulations "
+                             f"of {_name(point)}")
         for stored, seed, swept, key in held:
             header = row_header(source, seed, swept)
             _check_header(path, stored, header)
             found.setdefault(key, {k: v for k, v in stored.items() if k not in header})
     return found
+
+
+def _name(point: PointSpec) -> str:
+    return f"{point.target}/{point.policy}/{point.point}"
 
 
 def _check_header(path: str | Path, stored: Mapping[str, Any],
