@@ -117,6 +117,24 @@ def test_a_grid_that_crosses_another_simulates_only_the_rest(
     assert len(found) == 4  # thresholds 0.4 and 0.9, two seeds: 0.5 is left to run
 
 
+def test_rows_from_two_run_files_and_none_simulated(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A point whose simulations two earlier points hold between them runs none."""
+    files = _moldable(tmp_path)
+    low = replace(_hrf_point(files, "HRFBf", 0.8, (0.4,)), target="HRF-F6", point="low")
+    high = replace(_hrf_point(files, "HRFBf", 0.8), target="HRF-F5", inner={},
+                   point="high", params={"alpha": 0.8, "threshold": 1.0})
+    grid = _hrf_point(files, "HRFBf", 0.8, (1.0, 0.4))
+    assert simulation_sources({"low": low, "high": high, "grid": grid}) == {
+        "grid": Reuse(("high", "low"), simulates=False)}
+    _run(low, tmp_path / "low.parquet")
+    _run(high, tmp_path / "high.parquet")
+    simulated = _run(grid, tmp_path / "simulated.parquet")
+    monkeypatch.setattr(run, "simulate_once", None)  # calling it fails the test
+    assert _run(grid, tmp_path / "reused.parquet", tmp_path / "high.parquet",
+                tmp_path / "low.parquet") == simulated
+
+
 def test_a_run_file_of_other_simulations_is_refused(tmp_path: Path) -> None:
     files = _moldable(tmp_path)
     _run(_hrf_point(files, "HRFFcfs", 0.5), tmp_path / "source.parquet")
