@@ -123,10 +123,25 @@ def near_plain_lines(draw: st.DrawFn) -> str:
 @given(lines=st.lists(st.one_of(near_plain_lines(), job_lines(True), job_lines(False)),
                       min_size=1, max_size=6))
 def test_cwf_plain_lines_read_as_the_field_reader_reads_them(lines: list[str]) -> None:
-    """The CWF reader's fast way for plain lines (``cwf._plain_job``) gives the job, or the
+    """The CWF reader's fast way for plain lines (``cwf._plain_jobs``) gives the job, or the
     error, that the reader of one field at a time gives, line by line."""
     fast, fielded = read_both_ways(lines)
     assert fielded == fast
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 1000)
+@given(lines=st.lists(st.one_of(near_plain_lines(), job_lines(True), job_lines(False)),
+                      min_size=1, max_size=12))
+def test_cwf_plain_lines_read_together_as_one_by_one(lines: list[str]) -> None:
+    """The fast way reads the job lines of a file together (``cwf._plain_jobs``, its checks
+    on arrays): each line's job, or None, is the one it gives for that line alone (the test
+    above compares one line with the field reader), whatever the other lines hold."""
+    from schedsim.workloads import cwf
+
+    rows = [fields for fields in (line.split() for line in lines)
+            if fields and cwf._submits(fields)]
+    together = cwf._plain_jobs(rows)
+    assert [repr(job) for job in together] == [repr(cwf._plain_jobs([row])[0]) for row in rows]
 
 
 def test_cwf_plain_lines_with_one_field_at_an_edge() -> None:
@@ -141,7 +156,7 @@ def test_cwf_plain_lines_with_one_field_at_an_edge() -> None:
 
 
 def read_both_ways(lines: list[str]) -> tuple[list[object], list[object]]:
-    """Each line read as a file of its own, with and without ``cwf._plain_job``: its jobs'
+    """Each line read as a file of its own, with and without ``cwf._plain_jobs``: its jobs'
     fields, or the error."""
     from unittest import mock
 
@@ -156,5 +171,5 @@ def read_both_ways(lines: list[str]) -> tuple[list[object], list[object]]:
                 for job in jobs]
 
     fast = [read(line) for line in lines]
-    with mock.patch.object(cwf, "_plain_job", lambda fields: None):
+    with mock.patch.object(cwf, "_plain_jobs", lambda rows: [None] * len(rows)):
         return fast, [read(line) for line in lines]

@@ -37,10 +37,14 @@ name ending in ``.gz`` or not) is decompressed on the fly (``inputs.read_input``
 from __future__ import annotations
 
 import gzip
-import io
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import itemgetter
 from pathlib import Path
+
+import numpy as np
 
 from schedsim.errors import InputError
 from schedsim.inputs import check_text, read_input
@@ -202,11 +206,13 @@ def parse_cwf(raw: bytes, source: str) -> tuple[list[Job], list[RuntimeChange], 
     Malformed lines raise ``InputError("FILE:LINE: field N (name): message")``.
     """
     check_text(raw, source, CWF_TEXT)
+    lines = list(_numbered_lines(raw, source))
+    plain = iter(_plain_jobs([line.fields for line in lines if _submits(line.fields)]))
     jobs: list[Job] = []
     changes: list[RuntimeChange] = []
     header = Header([], [], source)
     by_id: dict[int, Job] = {}
-    for line in _numbered_lines(raw, source):
+    for line in lines:
         if line.fields[0].startswith(";"):
             header.lines.append(line.fields[0][1:].rstrip())
             header.numbers.append(line.number)
@@ -215,9 +221,7 @@ def parse_cwf(raw: bytes, source: str) -> tuple[list[Job], list[RuntimeChange], 
             raise InputError(f"{line.source}:{line.number}: expected {CWF_FIELDS} fields (CWF) "
                              f"or {SWF_FIELDS} (SWF), found {len(line.fields)}")
         if line.request() == SUBMIT:
-            job = _plain_job(line.fields)
-            if job is None:
-                job = _parse_job(line)
+            job = next(plain) or _parse_job(line)
             if job.id in by_id:
                 raise line.fail(1, f"job {job.id} is submitted twice")
             by_id[job.id] = job
@@ -230,19 +234,30 @@ def parse_cwf(raw: bytes, source: str) -> tuple[list[Job], list[RuntimeChange], 
 CWF_TEXT = "CWF (ASCII)"
 
 
+def _submits(fields: list[str]) -> bool:
+    """Whether a line is a job's ``S`` line (or an SWF line) with its count of fields."""
+    return len(fields) == SWF_FIELDS or (len(fields) == CWF_FIELDS
+                                         and fields[19].upper() == SUBMIT)
+
+
 def _numbered_lines(raw: bytes, source: str) -> Iterator[_LineReader]:
+    """The file's lines that are not blank, numbered from 1 (comments whole, others as
+    fields), split as a text stream splits them (at ``\\n``, ``\\r\\n`` and ``\\r``). A byte
+    outside ASCII is an error before any line is read."""
     try:
-        for number, text in enumerate(io.TextIOWrapper(io.BytesIO(raw), encoding="ascii"),
-                                      start=1):
-            stripped = text.strip()
-            if stripped.startswith(";"):
-                yield _LineReader(source, number, [stripped])
-            elif stripped:
-                yield _LineReader(source, number, stripped.split())
+        text = raw.decode("ascii")
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
         raise InputError(f"{source}:{line}: a byte outside ASCII; CWF and SWF files are "
                          "ASCII text") from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    for number, line in enumerate(text.split("\n"), start=1):
+        stripped = line.strip()
+        if stripped.startswith(";"):
+            yield _LineReader(source, number, [stripped])
+        elif stripped:
+            yield _LineReader(source, number, stripped.split())
 
 
 def _parse_job(line: _LineReader) -> Job:
@@ -267,47 +282,66 @@ def _parse_job(line: _LineReader) -> Job:
 
 
 _PLAIN_FIELDS = (0, 1, 3, 4, 7, 8, 11, 12, 13, 14, 15)  # fields 1, 2, 4, 5, 8, 9, 12-16
+_CWF_PICK = itemgetter(*_PLAIN_FIELDS, 18)  # and 19, the requested start
+_SWF_PICK = itemgetter(*_PLAIN_FIELDS)
+_BATCH_START = ("-1",)
+_INTEGERS = [0, 3, 4, 6, 7, 8, 9, 10]  # job number, fields 5 and 8, fields 12-16
 
 
-def _plain_job(fields: list[str]) -> Job | None:
-    """:func:`_parse_job` of a line whose fields it reads are plain numbers in range and
-    agree (a positive id, integers where it wants them, a dedicated start not before the
-    submission): the same job, read without a reader per field. None for any other line,
-    which :func:`_parse_job` reads and names the fault of. The fields are ASCII without
-    blanks, where ``float`` reads what ``to_float`` reads but for ``_`` in digits."""
-    dedicated = len(fields) == CWF_FIELDS
-    texts = [fields[i] for i in _PLAIN_FIELDS]
-    if dedicated:
-        texts.append(fields[18])
+def _plain_jobs(rows: list[list[str]]) -> list[Job | None]:
+    """:func:`_parse_job` of the job lines ``rows`` (their fields) whose fields it reads
+    are plain numbers in range and agree (a positive id, integers where it wants them,
+    a dedicated start not before the submission): the same jobs, the checks made on
+    arrays of every line at once. None for any other line, which :func:`_parse_job`
+    reads and names the fault of. The fields are ASCII without blanks, where ``float``
+    reads what ``to_float`` reads but for ``_`` in digits."""
+    picked = [_CWF_PICK(fields) if len(fields) == CWF_FIELDS
+              else _SWF_PICK(fields) + _BATCH_START for fields in rows]
+    width = len(_PLAIN_FIELDS) + 1
     try:
-        values = list(map(float, texts))
+        values = np.fromiter(map(float, chain.from_iterable(picked)), np.float64,
+                             count=width * len(picked)).reshape(len(picked), width)
+    except ValueError:  # a field that is not a number: only its line is refused
+        values = np.array([_numbers(texts) for texts in picked],
+                          np.float64).reshape(len(picked), width)
+    if "_" in "".join(chain.from_iterable(picked)):
+        for row, texts in enumerate(picked):
+            if "_" in "".join(texts):
+                values[row] = np.nan
+    read = values[:, :-1]
+    job_id, submit, runtime, requested, procs, estimate = read[:, :6].T
+    start = values[:, -1]
+    with np.errstate(invalid="ignore"):
+        ok = (read.min(axis=1) >= -1) & (read.max(axis=1) <= MAX_VALUE)  # no NaN either
+        integers = read[:, _INTEGERS]
+        ok &= (np.floor(integers) == integers).all(axis=1)
+    ok &= (job_id >= 1) & (submit >= 0) & (runtime >= 0)
+    procs = np.where(procs > 0, procs, requested)
+    ok &= procs > 0
+    dedicated = start != -1
+    ok &= ~dedicated | ((submit <= start) & (start <= MAX_VALUE))
+    estimate = np.where(estimate > 0, estimate, runtime)
+    ints = np.where(ok[:, None], read[:, _INTEGERS], 0).astype(np.int64)
+    ints[:, 2] = np.where(ok, procs, 0)
+    jobs: list[Job | None] = []
+    for good, (job, _, count, user, group, app, queue, partition), submitted, ran, \
+            wanted, special, begin in zip(
+                ok.tolist(), ints.tolist(), submit.tolist(), runtime.tolist(),
+                estimate.tolist(), dedicated.tolist(), start.tolist(), strict=True):
+        jobs.append(Job(id=job, submit=submitted, runtime=ran, procs=count,
+                        estimate=wanted, kind=DEDICATED if special else BATCH,
+                        requested_start=begin if special else None, user=user,
+                        group=group, app=app, queue=queue, partition=partition)
+                    if good else None)
+    return jobs
+
+
+def _numbers(texts: tuple[str, ...]) -> list[float]:
+    """The fields as numbers, all NaN when one is not a number."""
+    try:
+        return list(map(float, texts))
     except ValueError:
-        return None
-    if "_" in "".join(texts):
-        return None
-    read = values[:11]
-    total = sum(read)  # NaN if any is NaN (or they hold both infinities)
-    if total != total or min(read) < -1 or max(read) > MAX_VALUE:
-        return None
-    job_id, submit, runtime, requested, procs, estimate, *optional = read
-    if not all(map(float.is_integer, (job_id, requested, procs, *optional))):
-        return None
-    if job_id < 1 or submit < 0 or runtime < 0:
-        return None
-    if procs <= 0:
-        procs = requested
-        if procs <= 0:
-            return None
-    kind, start = BATCH, None
-    if dedicated and values[11] != -1:
-        if not submit <= values[11] <= MAX_VALUE:
-            return None
-        kind, start = DEDICATED, values[11]
-    user, group, app, queue, partition = map(int, optional)
-    return Job(id=int(job_id), submit=submit, runtime=runtime, procs=int(procs),
-               estimate=estimate if estimate > 0 else runtime, kind=kind,
-               requested_start=start, user=user, group=group, app=app, queue=queue,
-               partition=partition)
+        return [math.nan] * len(texts)
 
 
 def _dedicated_start(line: _LineReader, submit: float) -> tuple[str, float | None]:
