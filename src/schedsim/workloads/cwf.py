@@ -311,17 +311,16 @@ def _plain_jobs(rows: list[list[str]]) -> list[Job | None]:
     read = values[:, :-1]
     job_id, submit, runtime, requested, procs, estimate = read[:, :6].T
     start = values[:, -1]
-    with np.errstate(invalid="ignore"):
-        ok = (read.min(axis=1) >= -1) & (read.max(axis=1) <= MAX_VALUE)  # no NaN either
-        integers = read[:, _INTEGERS]
-        ok &= (np.floor(integers) == integers).all(axis=1)
+    integers = read[:, _INTEGERS]
+    ok = (read.min(axis=1) >= -1) & (read.max(axis=1) <= MAX_VALUE)  # no NaN either
+    ok &= (np.floor(integers) == integers).all(axis=1)
     ok &= (job_id >= 1) & (submit >= 0) & (runtime >= 0)
     procs = np.where(procs > 0, procs, requested)
     ok &= procs > 0
     dedicated = start != -1
     ok &= ~dedicated | ((submit <= start) & (start <= MAX_VALUE))
     estimate = np.where(estimate > 0, estimate, runtime)
-    ints = np.where(ok[:, None], read[:, _INTEGERS], 0).astype(np.int64)
+    ints = np.where(ok[:, None], integers, 0).astype(np.int64)
     ints[:, 2] = np.where(ok, procs, 0)
     jobs: list[Job | None] = []
     for good, (job, _, count, user, group, app, queue, partition), submitted, ran, \
