@@ -116,6 +116,42 @@ def _with_panel(spec: TargetSpec) -> TargetSpec:
     return TargetSpec(**{**spec.__dict__, "panels": (PanelSpec("cs", spec.policies),)})
 
 
+def test_one_legend_never_draws_two_names_alike() -> None:
+    """Panels with policies of their own (LOS-F11: EASY-E in one, EASY-DE in the other)
+    and differences of their own share the figure's one legend: every name in it is drawn
+    in a style (colour, marker, line) no other name has."""
+    from schedsim.experiments.spec import PanelSpec
+
+    base = seeds_table()
+    other = base.assign(policy=base["policy"] + "-D", panel="het", variant="w")
+    seeds = pd.concat([base, other], ignore_index=True)
+    table = aggregated(seeds)
+    table["panel"] = table["variant"].map({"v": "cs", "w": "het"})
+    spec = TargetSpec(**{**grid_spec().__dict__,
+                         "policies": ("easy", "LOS", "Delayed-LOS", "easy-D", "LOS-D",
+                                      "Delayed-LOS-D"),
+                         "variants": ("v", "w"),
+                         "variant_labels": {"v": {"panel": "cs", "ps": 0.5},
+                                            "w": {"panel": "het", "ps": 0.5}},
+                         "panels": (PanelSpec("cs", ("easy", "LOS", "Delayed-LOS")),
+                                    PanelSpec("het", ("easy-D", "LOS-D", "Delayed-LOS-D"))),
+                         "figure": FigureSpec("grid", ("AWT",), compare=(
+                             ("Delayed-LOS", "easy"), ("Delayed-LOS", "LOS"),
+                             ("Delayed-LOS-D", "easy-D"), ("Delayed-LOS-D", "LOS-D")))})
+    fig = draw(table, spec)
+    styles: dict[str, set[tuple[str, str, str]]] = {}
+    for ax in fig.axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            line = getattr(handle, "lines", [handle])[0]  # an error bar's: its data line
+            styles.setdefault(label, set()).add(
+                (line.get_color(), line.get_marker(), line.get_linestyle()))
+    (legend,) = fig.legends
+    assert sorted(t.get_text() for t in legend.get_texts()) == sorted(styles)
+    assert len(styles) == 10  # six policies, four differences
+    assert all(len(drawn) == 1 for drawn in styles.values()), styles
+    assert len({next(iter(drawn)) for drawn in styles.values()}) == len(styles), styles
+
+
 def test_a_figure_without_its_per_seed_table_says_what_it_needs() -> None:
     table = aggregated(seeds_table())
     table.attrs.clear()

@@ -50,7 +50,7 @@ METRIC_LABELS = {"utilization": "mean utilization", "AWT": "mean wait (s)",
                  "max_wait": "maximum wait (s)", "ATT": "mean turnaround (s)",
                  "ART": "mean run time (s)", "MRT": "mean response time (s)"}
 # Paired differences in colours of their own: a difference is not one of the policies.
-DIFFERENCE_COLORS = ("#222222", "#9a6324", "#469990", "#911eb4", "#808000", "#e6194b",
+DIFFERENCE_COLORS = ("#222222", "#9a6324", "#469990", "#f032e6", "#808000", "#e6194b",
                      "#4363d8", "#f58231")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 LINESTYLES = ("-", "--", ":", "-.")
@@ -652,6 +652,13 @@ def grid_figure(table: pd.DataFrame, spec: TargetSpec) -> Figure:
     metrics = list(spec.figure.metrics) or ["AWT"]
     rows = list(spec.panels)
     seeds = seeds_of(table, spec)
+    # one legend for the figure: a style per name across the panels, so that panels with
+    # different policies (or differences) never draw two names alike
+    policy_styles = {policy: _style(index) for index, policy in enumerate(
+        dict.fromkeys(policy for panel in rows for policy in panel.policies))}
+    all_diffs = {metric: paired_differences(seeds, spec, metric) for metric in metrics}
+    difference_styles = {label: _difference_style(index) for index, label in enumerate(
+        dict.fromkeys(d.label for diffs in all_diffs.values() for d in diffs))}
     with matplotlib.rc_context(STYLE):
         fig, grid = grid_of(2 * len(rows), len(metrics), width=4.8, height=3.1)
         count = 0
@@ -660,14 +667,13 @@ def grid_figure(table: pd.DataFrame, spec: TargetSpec) -> Figure:
                 else table
             for c_index, metric in enumerate(metrics):
                 ax, diff_ax = grid[2 * r_index][c_index], grid[2 * r_index + 1][c_index]
-                _grid_lines(ax, part, panel.policies, metric, spec)
+                _grid_lines(ax, part, panel.policies, metric, spec, policy_styles)
                 ax.set_title(f"{letter(count)} {_panel_title(panel, spec)}: "
                              f"{name_of(spec, metric)}")
                 metric_axis(ax, spec, metric)
                 ax.grid(alpha=0.3)
-                diffs = [d for d in paired_differences(seeds, spec, metric)
-                         if d.panel in ("", panel.name)]
-                draw_difference_curves(diff_ax, diffs, spec, metric)
+                diffs = [d for d in all_diffs[metric] if d.panel in ("", panel.name)]
+                draw_difference_curves(diff_ax, diffs, spec, metric, difference_styles)
                 diff_ax.set_title(f"{letter(count + len(metrics))} "
                                   f"{difference_title(spec, metric)}")
                 diff_ax.set_xlabel(name_of(spec, str(spec.x)))
@@ -696,14 +702,14 @@ def _panel_title(panel: PanelSpec, spec: TargetSpec) -> str:
 
 
 def _grid_lines(ax: Axes, part: pd.DataFrame, policies: Sequence[str], metric: str,
-                spec: TargetSpec) -> None:
+                spec: TargetSpec, styles: Mapping[str, dict[str, Any]]) -> None:
     x = str(spec.x)
     xs = sorted(float(v) for v in part[x].dropna().unique()) if x in part else []
     for p_index, policy in enumerate(policies):
         rows = part[part["policy"] == policy]
         if rows.empty or not xs:
             continue
-        style = _style(p_index)
+        style = styles[policy]
         name = show(spec, policy) + _chosen_note(rows, spec)
         if rows[x].notna().any():
             rows = rows.sort_values(x)
