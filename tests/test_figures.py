@@ -138,18 +138,66 @@ def test_one_legend_never_draws_two_names_alike() -> None:
                          "figure": FigureSpec("grid", ("AWT",), compare=(
                              ("Delayed-LOS", "easy"), ("Delayed-LOS", "LOS"),
                              ("Delayed-LOS-D", "easy-D"), ("Delayed-LOS-D", "LOS-D")))})
-    fig = draw(table, spec)
-    styles: dict[str, set[tuple[str, str, str]]] = {}
-    for ax in fig.axes:
-        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
-            line = getattr(handle, "lines", [handle])[0]  # an error bar's: its data line
-            styles.setdefault(label, set()).add(
-                (line.get_color(), line.get_marker(), line.get_linestyle()))
-    (legend,) = fig.legends
-    assert sorted(t.get_text() for t in legend.get_texts()) == sorted(styles)
+    styles = legend_styles(draw(table, spec))
     assert len(styles) == 10  # six policies, four differences
     assert all(len(drawn) == 1 for drawn in styles.values()), styles
     assert len({next(iter(drawn)) for drawn in styles.values()}) == len(styles), styles
+
+
+@pytest.mark.parametrize("target", ["SLACK-F9", "SLACK-F17"])
+def test_slack_machines_in_one_legend_never_draw_two_names_alike(target: str) -> None:
+    """SLACK-F9 and F17 draw the time-sliced and the plain machine in rows of their own,
+    and their paired differences as curves (F17) or rows of a forest (F9, one x); the
+    figure's one legend names each policy, goal and difference in a style of its own."""
+    import numpy as np
+
+    from schedsim.experiments.family import FIGURES, get_family, load_part
+    from schedsim.stats import summarize_seeds
+
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    for family in ("hrf", "los", "goal", "ihap"):
+        config[family] = {"enabled": False}
+    config["slack"]["sensitivity"] = {}
+    spec = build_plan(config, ROOT).targets[target]
+    metrics = list(spec.figure.metrics)
+    draws = np.random.default_rng(1)
+    rows = [{"policy": policy, "workload": variant, "goal": goal, "seed": seed, **labels,
+             **{metric: float(draws.uniform(1, 5)) for metric in metrics}}
+            for policy in spec.policies for variant, labels in spec.variant_labels.items()
+            for goal in (("G1", "G2") if policy in ("scojo-slack", "slack-backfill")
+                         else (None,))
+            for seed in SEEDS]
+    seeds = pd.DataFrame(rows)
+    table = summarize_seeds(seeds, list(spec.group_by), metrics, 0.95).merge(
+        seeds[["workload", "aarr", "load_name", "panel"]].drop_duplicates(), on="workload")
+    table.attrs["seeds"] = seeds
+    load_part(get_family(spec.family), FIGURES)
+    styles = legend_styles(draw(table, spec))
+    assert len(styles) == 10  # two machines' three curves (or bars) each, four differences
+    assert all(len(drawn) == 1 for drawn in styles.values()), styles
+    assert len({next(iter(drawn)) for drawn in styles.values()}) == len(styles), styles
+
+
+def legend_styles(fig: Any) -> dict[str, set[tuple[str, str, str]]]:
+    """Each name of the figure's one legend: the styles (colour, marker, line) it is drawn
+    in on the panels (an error bar's: its data line's; a bar's: its colour; points not
+    counted)."""
+    from matplotlib.colors import to_hex
+
+    styles: dict[str, set[tuple[str, str, str]]] = {}
+    for ax in fig.axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            line = getattr(handle, "lines", [handle])[0]
+            if hasattr(handle, "patches"):
+                drawn = (to_hex(handle.patches[0].get_facecolor()), "bar", "")
+            elif hasattr(line, "get_marker"):
+                drawn = (to_hex(line.get_color()), line.get_marker(), line.get_linestyle())
+            else:
+                continue
+            styles.setdefault(label, set()).add(drawn)
+    (legend,) = fig.legends
+    assert set(styles) <= {text.get_text() for text in legend.get_texts()}
+    return styles
 
 
 def test_a_figure_without_its_per_seed_table_says_what_it_needs() -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -358,12 +358,16 @@ def draw_difference_curves(ax: Axes, diffs: Sequence[Difference], spec: TargetSp
 
 
 def draw_difference_forest(ax: Axes, diffs: Sequence[Difference], spec: TargetSpec,
-                           metric: str, tick_labels: bool = True) -> None:
-    """One row per difference (no x): the mean and its paired interval, horizontally."""
+                           metric: str, tick_labels: bool = True,
+                           styles: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+    """One row per difference (no x): the mean and its paired interval, horizontally;
+    each row in its label's colour of ``styles`` (:func:`styles_by_name`), else its own."""
     ax.set_gid(f"{DIFFERENCE_GID}:{metric}")
     ax.axvline(0.0, color="black", linewidth=0.8)
     for row, diff in enumerate(diffs):
-        style = {"color": DIFFERENCE_COLORS[row % len(DIFFERENCE_COLORS)], "marker": "o"}
+        color = (styles[diff.label]["color"] if styles
+                 else DIFFERENCE_COLORS[row % len(DIFFERENCE_COLORS)])
+        style = {"color": color, "marker": "o"}
         _errorbar(ax, [diff.interval.mean], [diff.interval], diff.label, style,
                   horizontal=row)
     ax.set_yticks(range(len(diffs)), [d.label.replace(f" {MINUS} ", f"\n{MINUS} ")
@@ -487,6 +491,15 @@ def _dodge(xs: Sequence[float], index: int, count: int) -> float:
 
 def dodge(values: pd.Series, index: int, count: int) -> float:
     return _dodge([float(v) for v in values.dropna()] or [0.0], index, count)
+
+
+def styles_by_name(names: Iterable[str], differences: bool = False
+                   ) -> dict[str, dict[str, Any]]:
+    """One style per name for a whole figure, whose one legend lists each name once: the
+    names in the order first seen (panels with names of their own never draw two alike).
+    ``differences``: the paired differences' styles, else the policies'."""
+    style = _difference_style if differences else _style
+    return {name: style(index) for index, name in enumerate(dict.fromkeys(names))}
 
 
 def _style(index: int) -> dict[str, Any]:
@@ -652,13 +665,10 @@ def grid_figure(table: pd.DataFrame, spec: TargetSpec) -> Figure:
     metrics = list(spec.figure.metrics) or ["AWT"]
     rows = list(spec.panels)
     seeds = seeds_of(table, spec)
-    # one legend for the figure: a style per name across the panels, so that panels with
-    # different policies (or differences) never draw two names alike
-    policy_styles = {policy: _style(index) for index, policy in enumerate(
-        dict.fromkeys(policy for panel in rows for policy in panel.policies))}
+    policy_styles = styles_by_name(policy for panel in rows for policy in panel.policies)
     all_diffs = {metric: paired_differences(seeds, spec, metric) for metric in metrics}
-    difference_styles = {label: _difference_style(index) for index, label in enumerate(
-        dict.fromkeys(d.label for diffs in all_diffs.values() for d in diffs))}
+    difference_styles = styles_by_name(
+        (d.label for diffs in all_diffs.values() for d in diffs), differences=True)
     with matplotlib.rc_context(STYLE):
         fig, grid = grid_of(2 * len(rows), len(metrics), width=4.8, height=3.1)
         count = 0

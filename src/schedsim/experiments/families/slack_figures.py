@@ -34,8 +34,6 @@ from schedsim.experiments.families.slack_measure import CLASSES, TAUS
 from schedsim.experiments.spec import TargetSpec
 from schedsim.plots import (
     COLORS,
-    LINESTYLES,
-    MARKERS,
     MINUS,
     PAPER_STYLE,
     STYLE,
@@ -48,6 +46,8 @@ from schedsim.plots import (
 from schedsim.tables import SEEDS_SUFFIX, select
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     import pandas as pd
 
 
@@ -146,18 +146,24 @@ def rr_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
     blocks = _difference_blocks(seeds, spec, metrics, machines)
     printed = _printed_improvements(spec, metrics)
     rows = len(machines) + len(blocks) + (1 if printed else 0)
+    curves = [_curves(table, spec, policies) for _, policies in machines]
+    styles = plots.styles_by_name(name for machine in curves for name, _ in machine)
+    difference_styles = plots.styles_by_name(
+        (d.label for _, by_metric in blocks for diffs in by_metric.values() for d in diffs),
+        differences=True)
     with matplotlib.rc_context(STYLE):
         fig, grid = plots.grid_of(rows, len(metrics), width=4.4, height=3.1)
-        for row, (machine, policies) in enumerate(machines):
+        for row, (machine, _) in enumerate(machines):
             for column, metric in enumerate(metrics):
                 ax = grid[row][column]
-                _rr_panel(ax, table, spec, metric, x, _curves(table, spec, policies))
+                _rr_panel(ax, table, spec, metric, x, curves[row], styles)
                 ax.set_title(f"{plots.letter(row * len(metrics) + column)} {machine}: "
                              f"{plots.name_of(spec, metric)}")
         for offset, (title, by_metric) in enumerate(blocks, start=len(machines)):
             for column, metric in enumerate(metrics):
                 ax = grid[offset][column]
-                _draw_block(ax, by_metric[metric], spec, metric, x, column == 0)
+                _draw_block(ax, by_metric[metric], spec, metric, x, column == 0,
+                            difference_styles)
                 ax.set_title(f"{plots.letter(offset * len(metrics) + column)} {title}", fontsize=8)
         if printed:
             for column, metric in enumerate(metrics):
@@ -173,20 +179,21 @@ def rr_figure(table: pd.DataFrame, spec: TargetSpec) -> Any:
 
 
 def _rr_panel(ax: Any, table: pd.DataFrame, spec: TargetSpec, metric: str, x: str,
-              curves: list[tuple[str, pd.DataFrame]]) -> None:
+              curves: list[tuple[str, pd.DataFrame]],
+              styles: Mapping[str, Mapping[str, Any]]) -> None:
     as_bars = x not in table or table[x].nunique() <= 1
     paper = [v for v in plots.paper_values(spec) if v.metric == metric]
     for number, (name, part) in enumerate(curves):
         part = part.sort_values(x) if x in part else part
         mean = part[f"{metric}_mean"]
         err = [mean - part[f"{metric}_ci_low"], part[f"{metric}_ci_high"] - mean]
-        style = {"color": COLORS[number % len(COLORS)], "label": name}
+        style = styles[name]
         if as_bars:
-            ax.bar([number] * len(part), mean, yerr=err, capsize=3, **style)
+            ax.bar([number] * len(part), mean, yerr=err, capsize=3, color=style["color"],
+                   label=name)
         else:
-            ax.errorbar(part[x], mean, yerr=err, marker=MARKERS[number % len(MARKERS)],
-                        linestyle=LINESTYLES[number % len(LINESTYLES)], markersize=4,
-                        capsize=2, **style)
+            ax.errorbar(part[x], mean, yerr=err, markersize=4, capsize=2, label=name,
+                        **style)
     if as_bars:
         ax.set_xticks(range(len(curves)), [name for name, _ in curves], rotation=30,
                       ha="right", fontsize=7)
@@ -258,12 +265,13 @@ def _aarr_of(seeds: pd.DataFrame, diff: Difference) -> float:
 
 
 def _draw_block(ax: Any, diffs: list[Difference], spec: TargetSpec, metric: str, x: str,
-                tick_labels: bool) -> None:
+                tick_labels: bool, styles: Mapping[str, Mapping[str, Any]]) -> None:
     if all(math.isnan(d.x) for d in diffs) or len({d.x for d in diffs}) <= 1:
-        plots.draw_difference_forest(ax, diffs, spec, metric, tick_labels=tick_labels)
+        plots.draw_difference_forest(ax, diffs, spec, metric, tick_labels=tick_labels,
+                                     styles=styles)
         ax.tick_params(axis="y", labelsize=7)
     else:
-        plots.draw_difference_curves(ax, diffs, spec, metric)
+        plots.draw_difference_curves(ax, diffs, spec, metric, styles)
         ax.set_xlabel(plots.name_of(spec, x))
 
 
